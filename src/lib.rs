@@ -1,0 +1,1 @@
+//! Rensa: a gomoku engine.
