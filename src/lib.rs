@@ -1,1 +1,9 @@
-//! Rensa: a gomoku engine.
+//! Rensa: a gomoku engine for every Gomocup rule.
+//!
+//! Layers, each depending only on those above it: [`board`] and [`rules`] and [`pattern`]
+//! (no I/O) → [`eval`] and [`search`] → [`engine`] (the API any front-end uses) →
+//! [`protocol`] (Gomocup/Piskvork text) → `main.rs`.
+
+pub mod board;
+pub mod pattern;
+pub mod rules;

@@ -1,0 +1,823 @@
+//! The board: stones on a padded grid, Zobrist hash, move history, and threat data kept up to
+//! date incrementally on every move and restored from saved values on undo.
+//!
+//! Boards are any size from 5×5 to 32×32, rectangular too. Cells live in a fixed 42×42 array
+//! with a 5-cell wall border, so a move touches cells at offsets ±5 along a line without any
+//! bounds checks, and a [`Pos`] is one index into that array whatever the board size.
+
+use crate::pattern::{slot, Pattern, PatternTables, Threat, NEEDS_FOUL_CHECK, THREAT_COUNT};
+use crate::rules::{self, Foul, Rule};
+use std::fmt;
+use std::sync::OnceLock;
+
+pub const MAX_SIZE: usize = 32;
+pub const MIN_SIZE: usize = 5;
+const PAD: usize = 5;
+pub const STRIDE: usize = MAX_SIZE + 2 * PAD;
+pub const GRID_CELLS: usize = STRIDE * STRIDE;
+/// Index steps of the four line directions: →, ↓, ↘, ↙.
+pub const DIR_OFFSETS: [isize; 4] = [1, STRIDE as isize, STRIDE as isize + 1, STRIDE as isize - 1];
+
+const EMPTY: u8 = 0;
+const WALL: u8 = 3;
+
+/// A colour of stones. Black moves first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Color {
+    Black,
+    White,
+}
+
+impl Color {
+    #[inline]
+    pub fn opponent(self) -> Color {
+        match self {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        }
+    }
+    /// 0 for black, 1 for white: the index of per-colour arrays.
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    /// The grid cell value: 1 black, 2 white.
+    #[inline]
+    pub fn cell(self) -> u8 {
+        self as u8 + 1
+    }
+}
+
+/// A cell, as its index in the padded grid. Board coordinates are 0-based `x` (column) and
+/// `y` (row).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Pos(u16);
+
+impl Pos {
+    /// No move (also used for a pass in the history).
+    pub const NONE: Pos = Pos(0);
+
+    #[inline]
+    pub fn new(x: usize, y: usize) -> Pos {
+        debug_assert!(x < MAX_SIZE && y < MAX_SIZE);
+        Pos(((y + PAD) * STRIDE + x + PAD) as u16)
+    }
+    #[inline]
+    pub fn from_index(i: usize) -> Pos {
+        Pos(i as u16)
+    }
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+    #[inline]
+    pub fn x(self) -> usize {
+        self.0 as usize % STRIDE - PAD
+    }
+    #[inline]
+    pub fn y(self) -> usize {
+        self.0 as usize / STRIDE - PAD
+    }
+    pub fn is_none(self) -> bool {
+        self == Pos::NONE
+    }
+    #[inline]
+    pub fn offset(self, delta: isize) -> Pos {
+        Pos((self.0 as isize + delta) as u16)
+    }
+}
+
+impl fmt::Debug for Pos {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        if self.is_none() {
+            write!(f, "none")
+        } else {
+            write!(f, "{},{}", self.x(), self.y())
+        }
+    }
+}
+
+impl fmt::Display for Pos {
+    /// `h8` style: letter = column from `a`, number = row from 1 (no flip).
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        if self.is_none() {
+            return write!(f, "--");
+        }
+        let x = self.x();
+        let letter = if x < 26 {
+            (b'a' + x as u8) as char
+        } else {
+            (b'A' + (x - 26) as u8) as char
+        };
+        write!(f, "{}{}", letter, self.y() + 1)
+    }
+}
+
+/// The plain padded cell array: 0 empty, 1 black, 2 white, 3 wall.
+#[derive(Clone)]
+pub struct Grid {
+    width: usize,
+    height: usize,
+    cells: Vec<u8>,
+}
+
+impl Grid {
+    pub fn new(width: usize, height: usize) -> Grid {
+        assert!((1..=MAX_SIZE).contains(&width) && (1..=MAX_SIZE).contains(&height));
+        let mut cells = vec![WALL; GRID_CELLS];
+        for y in 0..height {
+            for x in 0..width {
+                cells[Pos::new(x, y).index()] = EMPTY;
+            }
+        }
+        Grid {
+            width,
+            height,
+            cells,
+        }
+    }
+    /// The cell at a raw index; anything outside the array reads as wall.
+    #[inline]
+    pub fn at(&self, i: isize) -> u8 {
+        if i < 0 || i as usize >= GRID_CELLS {
+            WALL
+        } else {
+            self.cells[i as usize]
+        }
+    }
+    #[inline]
+    pub fn set(&mut self, i: usize, v: u8) {
+        self.cells[i] = v;
+    }
+    pub fn width(&self) -> usize {
+        self.width
+    }
+    pub fn height(&self) -> usize {
+        self.height
+    }
+}
+
+/// Threat data of one empty cell.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub struct CellInfo {
+    /// `pat[color][dir]`: the [`Pattern`] a stone of that colour would make on each line.
+    pub pat: [[u8; 4]; 2],
+    /// `threat[color]`: the [`Threat`] class (after renju's exact check for black).
+    pub threat: [u8; 2],
+    /// Black's class byte straight from the table, with [`NEEDS_FOUL_CHECK`].
+    raw_black: u8,
+}
+
+impl CellInfo {
+    #[inline]
+    pub fn threat(&self, c: Color) -> Threat {
+        Threat::from_u8(self.threat[c.index()])
+    }
+    #[inline]
+    pub fn pattern(&self, c: Color, dir: usize) -> Pattern {
+        pattern_from_u8(self.pat[c.index()][dir])
+    }
+}
+
+fn pattern_from_u8(v: u8) -> Pattern {
+    use Pattern::*;
+    [
+        Dead, Overline, Block1, Flex1, Block2, Flex2, Block3, Flex3, Block4, Flex4, DoubleFour,
+        Five,
+    ][v as usize]
+}
+
+/// Saved per-move state, restored on undo.
+#[derive(Clone)]
+struct State {
+    log_len: usize,
+    counts: [[u16; THREAT_COUNT]; 2],
+    bbox: [u8; 4],
+    hash: u64,
+}
+
+struct Zobrist {
+    stones: Vec<[u64; 2]>,
+    side: u64,
+}
+
+fn zobrist() -> &'static Zobrist {
+    static Z: OnceLock<Zobrist> = OnceLock::new();
+    Z.get_or_init(|| {
+        // splitmix64 from a fixed seed: the same keys on every machine and every run
+        let mut s: u64 = 0x5245_4e53_4120_3031;
+        let mut next = || {
+            s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = s;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        };
+        let stones = (0..GRID_CELLS).map(|_| [next(), next()]).collect();
+        let side = next();
+        Zobrist { stones, side }
+    })
+}
+
+/// Cells whose "near" count a stone raises: the 5×5 square and the lines out to 3.
+const NEAR_REACH: [(isize, isize); 32] = {
+    let mut out = [(0isize, 0isize); 32];
+    let mut n = 0;
+    let mut dy = -3;
+    while dy <= 3 {
+        let mut dx = -3;
+        while dx <= 3 {
+            let ax = if dx < 0 { -dx } else { dx };
+            let ay = if dy < 0 { -dy } else { dy };
+            let in_square = ax <= 2 && ay <= 2 && !(ax == 0 && ay == 0);
+            let on_line = (ax == 3 || ay == 3) && (ax == 0 || ay == 0 || ax == ay);
+            if in_square || on_line {
+                out[n] = (dx, dy);
+                n += 1;
+            }
+            dx += 1;
+        }
+        dy += 1;
+    }
+    out
+};
+
+/// The game board with incremental threat data.
+#[derive(Clone)]
+pub struct Board {
+    rule: Rule,
+    tables: &'static PatternTables,
+    grid: Grid,
+    keys: Vec<[u32; 4]>,
+    info: Vec<CellInfo>,
+    near: Vec<u8>,
+    counts: [[u16; THREAT_COUNT]; 2],
+    hash: u64,
+    side: Color,
+    moves: Vec<(Pos, Color)>,
+    states: Vec<State>,
+    log: Vec<(u16, CellInfo)>,
+    /// Stones' bounding box: x0, y0, x1, y1 (x0 > x1 when there are no stones).
+    bbox: [u8; 4],
+    stones: usize,
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{}", self.diagram())
+    }
+}
+
+impl Board {
+    /// An empty `width`×`height` board, black to move.
+    pub fn new(width: usize, height: usize, rule: Rule) -> Board {
+        assert!((MIN_SIZE..=MAX_SIZE).contains(&width) && (MIN_SIZE..=MAX_SIZE).contains(&height));
+        let grid = Grid::new(width, height);
+        let mut b = Board {
+            rule,
+            tables: PatternTables::get(rule),
+            grid,
+            keys: vec![[0; 4]; GRID_CELLS],
+            info: vec![CellInfo::default(); GRID_CELLS],
+            near: vec![0; GRID_CELLS],
+            counts: [[0; THREAT_COUNT]; 2],
+            hash: 0,
+            side: Color::Black,
+            moves: Vec::with_capacity(width * height),
+            states: Vec::with_capacity(width * height),
+            log: Vec::with_capacity(64 * width * height),
+            bbox: [u8::MAX, u8::MAX, 0, 0],
+            stones: 0,
+        };
+        b.recompute_all();
+        b
+    }
+
+    pub fn width(&self) -> usize {
+        self.grid.width
+    }
+    pub fn height(&self) -> usize {
+        self.grid.height
+    }
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+    pub fn grid(&self) -> &Grid {
+        &self.grid
+    }
+    /// The side to move.
+    pub fn side(&self) -> Color {
+        self.side
+    }
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+    /// Stones on the board.
+    pub fn stone_count(&self) -> usize {
+        self.stones
+    }
+    pub fn cell_count(&self) -> usize {
+        self.width() * self.height()
+    }
+    pub fn is_full(&self) -> bool {
+        self.stones == self.cell_count()
+    }
+    /// Moves played, passes included, oldest first; a pass is `Pos::NONE`.
+    pub fn history(&self) -> &[(Pos, Color)] {
+        &self.moves
+    }
+    pub fn last_move(&self) -> Option<(Pos, Color)> {
+        self.moves.last().copied()
+    }
+    pub fn ply(&self) -> usize {
+        self.moves.len()
+    }
+
+    pub fn on_board(&self, x: i64, y: i64) -> bool {
+        x >= 0 && y >= 0 && (x as usize) < self.width() && (y as usize) < self.height()
+    }
+    /// The stone on `p`, if any.
+    pub fn stone(&self, p: Pos) -> Option<Color> {
+        match self.grid.cells[p.index()] {
+            1 => Some(Color::Black),
+            2 => Some(Color::White),
+            _ => None,
+        }
+    }
+    #[inline]
+    pub fn is_empty(&self, p: Pos) -> bool {
+        self.grid.cells[p.index()] == EMPTY
+    }
+    /// The threat data of an empty cell (meaningless for occupied ones).
+    #[inline]
+    pub fn cell(&self, p: Pos) -> &CellInfo {
+        &self.info[p.index()]
+    }
+    #[inline]
+    pub fn threat(&self, c: Color, p: Pos) -> Threat {
+        self.info[p.index()].threat(c)
+    }
+    /// How many empty cells have threat class `t` for colour `c`.
+    #[inline]
+    pub fn count(&self, c: Color, t: Threat) -> u16 {
+        self.counts[c.index()][t as usize]
+    }
+    /// How many empty cells have a class of at least `t` for colour `c`.
+    pub fn count_at_least(&self, c: Color, t: Threat) -> u32 {
+        self.counts[c.index()][t as usize..]
+            .iter()
+            .map(|&n| n as u32)
+            .sum()
+    }
+    /// Whether any empty cell lets `c` make a four or better.
+    pub fn has_four_move(&self, c: Color) -> bool {
+        self.count_at_least(c, Threat::Block4) > 0
+    }
+
+    /// Whether the side to move may play `p`: on the board, empty and, for black under
+    /// renju, not forbidden.
+    pub fn is_legal(&self, p: Pos) -> bool {
+        let i = p.index();
+        if i >= GRID_CELLS || self.grid.cells[i] != EMPTY {
+            return false;
+        }
+        !(self.side == Color::Black && self.is_forbidden(p))
+    }
+
+    /// Whether black may not play on the empty cell `p` (always false but under renju).
+    pub fn is_forbidden(&self, p: Pos) -> bool {
+        if !self.rule.has_forbidden() {
+            return false;
+        }
+        let raw = self.info[p.index()].raw_black;
+        if raw & NEEDS_FOUL_CHECK != 0 {
+            return self.foul(p).is_some();
+        }
+        raw == Threat::Forbid as u8
+    }
+
+    /// The exact renju verdict for black on the empty cell `p` (slow: recursive).
+    pub fn foul(&self, p: Pos) -> Option<Foul> {
+        if !self.rule.has_forbidden() || !self.is_empty(p) {
+            return None;
+        }
+        let mut g = self.grid.clone();
+        rules::renju_foul(&mut g, p)
+    }
+
+    /// Whether `c` playing the empty cell `p` makes a winning line.
+    #[inline]
+    pub fn is_win_move(&self, c: Color, p: Pos) -> bool {
+        self.info[p.index()].threat[c.index()] == Threat::Five as u8
+    }
+
+    /// Whether the stone on `p` is part of a winning line (the slow, direct check).
+    pub fn is_five_at(&self, p: Pos) -> bool {
+        match self.stone(p) {
+            Some(c) => rules::is_five_at(&self.grid, self.rule, p, c),
+            None => false,
+        }
+    }
+
+    /// Empty cells near stones (or the centre on an empty board), by cell index.
+    pub fn candidates(&self, out: &mut Vec<Pos>) {
+        out.clear();
+        if self.stones == 0 {
+            out.push(self.center());
+            return;
+        }
+        let [x0, y0, x1, y1] = self.bbox;
+        let x0 = (x0 as usize).saturating_sub(3);
+        let y0 = (y0 as usize).saturating_sub(3);
+        let x1 = (x1 as usize + 3).min(self.width() - 1);
+        let y1 = (y1 as usize + 3).min(self.height() - 1);
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                let p = Pos::new(x, y);
+                if self.near[p.index()] > 0 && self.grid.cells[p.index()] == EMPTY {
+                    out.push(p);
+                }
+            }
+        }
+    }
+
+    /// Every empty cell, by cell index.
+    pub fn empty_cells(&self) -> impl Iterator<Item = Pos> + '_ {
+        (0..self.height()).flat_map(move |y| {
+            (0..self.width())
+                .map(move |x| Pos::new(x, y))
+                .filter(|&p| self.is_empty(p))
+        })
+    }
+
+    pub fn center(&self) -> Pos {
+        Pos::new(self.width() / 2, self.height() / 2)
+    }
+
+    /// Plays the side to move on `p`, which must be empty and on the board.
+    pub fn make(&mut self, p: Pos) {
+        let c = self.side;
+        self.put(p, c);
+    }
+
+    /// Puts a stone of colour `c` on the empty cell `p`; then the opponent of `c` is to move.
+    pub fn put(&mut self, p: Pos, c: Color) {
+        debug_assert!(self.is_empty(p), "put on a non-empty cell {p:?}");
+        self.states.push(State {
+            log_len: self.log.len(),
+            counts: self.counts,
+            bbox: self.bbox,
+            hash: self.hash,
+        });
+        self.moves.push((p, c));
+        let z = zobrist();
+        self.hash ^= z.stones[p.index()][c.index()];
+        if self.side != c.opponent() {
+            self.hash ^= z.side;
+        }
+        self.side = c.opponent();
+        self.stones += 1;
+        let (x, y) = (p.x() as u8, p.y() as u8);
+        self.bbox = [
+            self.bbox[0].min(x),
+            self.bbox[1].min(y),
+            self.bbox[2].max(x),
+            self.bbox[3].max(y),
+        ];
+        // The cell leaves the pool of empty cells.
+        let old = self.info[p.index()];
+        self.log.push((p.0, old));
+        self.remove_counts(&old);
+        self.grid.cells[p.index()] = c.cell();
+        for &(dx, dy) in &NEAR_REACH {
+            let q = p.index() as isize + dy * STRIDE as isize + dx;
+            self.near[q as usize] += 1;
+        }
+        // Every empty cell within ±5 on the four lines sees the new stone in its key.
+        let bits = c.cell() as u32;
+        for (d, &off) in DIR_OFFSETS.iter().enumerate() {
+            for k in (-5isize..=5).filter(|&k| k != 0) {
+                let q = (p.index() as isize + k * off) as usize;
+                self.keys[q][d] |= bits << (2 * slot(-k));
+                if self.grid.cells[q] == EMPTY {
+                    let before = self.info[q];
+                    self.log.push((q as u16, before));
+                    self.refresh_cell(q, d);
+                }
+            }
+        }
+    }
+
+    /// Passes: the other side is to move.
+    pub fn pass(&mut self) {
+        self.states.push(State {
+            log_len: self.log.len(),
+            counts: self.counts,
+            bbox: self.bbox,
+            hash: self.hash,
+        });
+        self.moves.push((Pos::NONE, self.side));
+        self.hash ^= zobrist().side;
+        self.side = self.side.opponent();
+    }
+
+    /// Makes `c` the side to move (for positions set up stone by stone).
+    pub fn set_side(&mut self, c: Color) {
+        if self.side != c {
+            self.hash ^= zobrist().side;
+            self.side = c;
+        }
+    }
+
+    /// Takes back the last move or pass. Returns it, or `None` on an empty history.
+    pub fn undo(&mut self) -> Option<(Pos, Color)> {
+        let (p, c) = self.moves.pop()?;
+        let st = self.states.pop().expect("a state per move");
+        if !p.is_none() {
+            let bits = c.cell() as u32;
+            for (d, &off) in DIR_OFFSETS.iter().enumerate() {
+                for k in (-5isize..=5).filter(|&k| k != 0) {
+                    let q = (p.index() as isize + k * off) as usize;
+                    self.keys[q][d] &= !(bits << (2 * slot(-k)));
+                }
+            }
+            for &(dx, dy) in &NEAR_REACH {
+                let q = p.index() as isize + dy * STRIDE as isize + dx;
+                self.near[q as usize] -= 1;
+            }
+            self.grid.cells[p.index()] = EMPTY;
+            self.stones -= 1;
+        }
+        while self.log.len() > st.log_len {
+            let (q, info) = self.log.pop().expect("log entry");
+            self.info[q as usize] = info;
+        }
+        self.counts = st.counts;
+        self.bbox = st.bbox;
+        self.hash = st.hash;
+        self.side = c;
+        Some((p, c))
+    }
+
+    fn remove_counts(&mut self, info: &CellInfo) {
+        for s in 0..2 {
+            self.counts[s][info.threat[s] as usize] -= 1;
+        }
+    }
+
+    fn add_counts(&mut self, info: &CellInfo) {
+        for s in 0..2 {
+            self.counts[s][info.threat[s] as usize] += 1;
+        }
+    }
+
+    /// Re-reads line `d` of the empty cell `q` from its key and re-derives its classes.
+    fn refresh_cell(&mut self, q: usize, d: usize) {
+        let old = self.info[q];
+        self.remove_counts(&old);
+        let key = self.keys[q][d];
+        let mut info = old;
+        for s in 0..2 {
+            info.pat[s][d] = self.tables.pattern(s, key);
+        }
+        self.classify(&mut info);
+        self.info[q] = info;
+        self.add_counts(&info);
+    }
+
+    /// Derives both colours' classes from the line patterns. A renju double-three candidate
+    /// counts as forbidden here, so the counts stay a pure function of the stones; only
+    /// [`Board::is_forbidden`] runs the exact, recursive check.
+    fn classify(&self, info: &mut CellInfo) {
+        for s in 0..2 {
+            let p = info.pat[s];
+            let code = p[0] as u16 | (p[1] as u16) << 4 | (p[2] as u16) << 8 | (p[3] as u16) << 12;
+            let raw = self.tables.combo(s, code);
+            let mut class = raw & !NEEDS_FOUL_CHECK;
+            if s == 0 {
+                info.raw_black = raw;
+                if raw & NEEDS_FOUL_CHECK != 0 {
+                    class = Threat::Forbid as u8;
+                }
+            }
+            info.threat[s] = class;
+        }
+    }
+
+    /// Black's class on `p` as the move picker should see it: a double-three candidate that
+    /// the exact check finds allowed gets its real class back.
+    pub fn black_threat_exact(&self, p: Pos) -> Threat {
+        let info = &self.info[p.index()];
+        if info.raw_black & NEEDS_FOUL_CHECK != 0 && self.foul(p).is_none() {
+            Threat::from_u8(info.raw_black & !NEEDS_FOUL_CHECK)
+        } else {
+            info.threat(Color::Black)
+        }
+    }
+
+    /// Whether black's class on `p` hides a double-three candidate.
+    pub fn needs_foul_check(&self, p: Pos) -> bool {
+        self.info[p.index()].raw_black & NEEDS_FOUL_CHECK != 0
+    }
+
+    /// Rebuilds keys, patterns, classes and counts from the stones alone.
+    fn recompute_all(&mut self) {
+        self.counts = [[0; THREAT_COUNT]; 2];
+        for q in 0..GRID_CELLS {
+            for (d, &off) in DIR_OFFSETS.iter().enumerate() {
+                let mut key = 0u32;
+                for k in (-5isize..=5).filter(|&k| k != 0) {
+                    let v = self.grid.at(q as isize + k * off) as u32;
+                    key |= v << (2 * slot(k));
+                }
+                self.keys[q][d] = key;
+            }
+        }
+        for q in 0..GRID_CELLS {
+            if self.grid.cells[q] != EMPTY {
+                self.info[q] = CellInfo::default();
+                continue;
+            }
+            let mut info = CellInfo::default();
+            for d in 0..4 {
+                for s in 0..2 {
+                    info.pat[s][d] = self.tables.pattern(s, self.keys[q][d]);
+                }
+            }
+            self.classify(&mut info);
+            self.info[q] = info;
+            self.add_counts(&info);
+        }
+    }
+
+    /// Recomputes all derived data from the stones and compares it with the incremental
+    /// data. Returns a description of the first difference.
+    pub fn check_consistency(&self) -> Result<(), String> {
+        let mut fresh = Board::new(self.width(), self.height(), self.rule);
+        for &(p, c) in &self.moves {
+            if !p.is_none() {
+                fresh.grid.cells[p.index()] = c.cell();
+            }
+        }
+        fresh.stones = self.stones;
+        fresh.recompute_all();
+        for q in 0..GRID_CELLS {
+            let on_board = self.grid.cells[q] != WALL;
+            if on_board && self.keys[q] != fresh.keys[q] {
+                return Err(format!("key of {:?} differs", Pos(q as u16)));
+            }
+            if self.grid.cells[q] == EMPTY && self.info[q] != fresh.info[q] {
+                return Err(format!(
+                    "cell {:?}: incremental {:?} vs fresh {:?}",
+                    Pos(q as u16),
+                    self.info[q],
+                    fresh.info[q]
+                ));
+            }
+        }
+        if self.counts != fresh.counts {
+            return Err(format!(
+                "counts differ: {:?} vs {:?}",
+                self.counts, fresh.counts
+            ));
+        }
+        let mut near = vec![0u8; GRID_CELLS];
+        for &(p, _) in &self.moves {
+            if !p.is_none() {
+                for &(dx, dy) in &NEAR_REACH {
+                    near[(p.index() as isize + dy * STRIDE as isize + dx) as usize] += 1;
+                }
+            }
+        }
+        if near != self.near {
+            return Err("near counts differ".into());
+        }
+        let mut hash = 0;
+        for &(p, c) in &self.moves {
+            if !p.is_none() {
+                hash ^= zobrist().stones[p.index()][c.index()];
+            }
+        }
+        if self.side == Color::White {
+            hash ^= zobrist().side;
+        }
+        if hash != self.hash {
+            return Err("hash differs".into());
+        }
+        Ok(())
+    }
+
+    /// A text diagram: `x` black, `o` white, `.` empty; rows top to bottom.
+    pub fn diagram(&self) -> String {
+        let mut s = String::new();
+        for y in 0..self.height() {
+            for x in 0..self.width() {
+                let ch = match self.stone(Pos::new(x, y)) {
+                    Some(Color::Black) => 'x',
+                    Some(Color::White) => 'o',
+                    None => '.',
+                };
+                s.push(ch);
+                if x + 1 < self.width() {
+                    s.push(' ');
+                }
+            }
+            s.push('\n');
+        }
+        s
+    }
+
+    /// Builds a board from a diagram (`x` black, `o` white, `.` or `-` empty, one row per
+    /// line, cells separated by spaces or not). The side to move follows the stone counts:
+    /// black when equal, else white. Stones go down black/white alternately where possible,
+    /// so the history is a plausible game.
+    pub fn from_diagram(text: &str, rule: Rule) -> Board {
+        let rows: Vec<Vec<char>> = text
+            .lines()
+            .map(|l| l.chars().filter(|c| !c.is_whitespace()).collect::<Vec<_>>())
+            .filter(|r| !r.is_empty())
+            .collect();
+        let h = rows.len();
+        let w = rows[0].len();
+        let mut b = Board::new(w, h, rule);
+        let mut blacks = Vec::new();
+        let mut whites = Vec::new();
+        for (y, row) in rows.iter().enumerate() {
+            assert_eq!(row.len(), w, "ragged diagram row {y}");
+            for (x, ch) in row.iter().enumerate() {
+                match ch {
+                    'x' | 'X' => blacks.push(Pos::new(x, y)),
+                    'o' | 'O' => whites.push(Pos::new(x, y)),
+                    _ => {}
+                }
+            }
+        }
+        let n = blacks.len().max(whites.len());
+        for i in 0..n {
+            if let Some(&p) = blacks.get(i) {
+                b.put(p, Color::Black);
+            }
+            if let Some(&p) = whites.get(i) {
+                b.put(p, Color::White);
+            }
+        }
+        let side = if blacks.len() == whites.len() {
+            Color::Black
+        } else {
+            Color::White
+        };
+        b.set_side(side);
+        b
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pos_roundtrip() {
+        for y in 0..MAX_SIZE {
+            for x in 0..MAX_SIZE {
+                let p = Pos::new(x, y);
+                assert_eq!((p.x(), p.y()), (x, y));
+            }
+        }
+        assert_eq!(Pos::new(7, 7).to_string(), "h8");
+    }
+
+    #[test]
+    fn make_undo_restores_everything() {
+        let mut b = Board::new(15, 15, Rule::Freestyle);
+        let fresh_hash = b.hash();
+        let moves = [(7, 7), (8, 8), (7, 8), (6, 6), (7, 9)];
+        for &(x, y) in &moves {
+            b.make(Pos::new(x, y));
+            b.check_consistency().unwrap();
+        }
+        assert_eq!(b.threat(Color::Black, Pos::new(7, 10)), Threat::Flex4);
+        assert_eq!(b.threat(Color::Black, Pos::new(7, 6)), Threat::Flex4);
+        while b.undo().is_some() {
+            b.check_consistency().unwrap();
+        }
+        assert_eq!(b.hash(), fresh_hash);
+        assert_eq!(b.count(Color::Black, Threat::None), 225);
+    }
+
+    #[test]
+    fn win_moves_by_rule() {
+        let text = "
+            . . . . . . . . .
+            . x x x x . x . .
+            . o o o o . . . .
+            . . . . . . . . .
+            . . . . . . . . .";
+        let b = Board::from_diagram(text, Rule::Freestyle);
+        assert!(b.is_win_move(Color::Black, Pos::new(5, 1)));
+        assert!(b.is_win_move(Color::Black, Pos::new(0, 1)));
+        let b = Board::from_diagram(text, Rule::Standard);
+        assert!(!b.is_win_move(Color::Black, Pos::new(5, 1)));
+        assert!(b.is_win_move(Color::Black, Pos::new(0, 1)));
+        assert!(b.is_win_move(Color::White, Pos::new(5, 2)));
+    }
+}
