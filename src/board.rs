@@ -5,7 +5,9 @@
 //! with a 5-cell wall border, so a move touches cells at offsets ±5 along a line without any
 //! bounds checks, and a [`Pos`] is one index into that array whatever the board size.
 
-use crate::pattern::{slot, Pattern, PatternTables, Threat, NEEDS_FOUL_CHECK, THREAT_COUNT};
+use crate::pattern::{
+    slot, Pattern, PatternTables, Threat, NEEDS_FOUL_CHECK, PATTERN_COUNT, THREAT_COUNT,
+};
 use crate::rules::{self, Foul, Rule};
 use std::fmt;
 use std::sync::OnceLock;
@@ -175,16 +177,8 @@ impl CellInfo {
     }
     #[inline]
     pub fn pattern(&self, c: Color, dir: usize) -> Pattern {
-        pattern_from_u8(self.pat[c.index()][dir])
+        Pattern::from_u8(self.pat[c.index()][dir])
     }
-}
-
-fn pattern_from_u8(v: u8) -> Pattern {
-    use Pattern::*;
-    [
-        Dead, Overline, Block1, Flex1, Block2, Flex2, Block3, Flex3, Block4, Flex4, DoubleFour,
-        Five,
-    ][v as usize]
 }
 
 /// Saved per-move state, restored on undo.
@@ -192,6 +186,7 @@ fn pattern_from_u8(v: u8) -> Pattern {
 struct State {
     log_len: usize,
     counts: [[u16; THREAT_COUNT]; 2],
+    pcounts: [[u16; PATTERN_COUNT]; 2],
     bbox: [u8; 4],
     hash: u64,
 }
@@ -252,6 +247,8 @@ pub struct Board {
     info: Vec<CellInfo>,
     near: Vec<u8>,
     counts: [[u16; THREAT_COUNT]; 2],
+    /// `pcounts[color][pattern]`: (empty cell, line) pairs with that pattern.
+    pcounts: [[u16; PATTERN_COUNT]; 2],
     hash: u64,
     side: Color,
     moves: Vec<(Pos, Color)>,
@@ -281,6 +278,7 @@ impl Board {
             info: vec![CellInfo::default(); GRID_CELLS],
             near: vec![0; GRID_CELLS],
             counts: [[0; THREAT_COUNT]; 2],
+            pcounts: [[0; PATTERN_COUNT]; 2],
             hash: 0,
             side: Color::Black,
             moves: Vec::with_capacity(width * height),
@@ -466,6 +464,7 @@ impl Board {
         self.states.push(State {
             log_len: self.log.len(),
             counts: self.counts,
+            pcounts: self.pcounts,
             bbox: self.bbox,
             hash: self.hash,
         });
@@ -513,6 +512,7 @@ impl Board {
         self.states.push(State {
             log_len: self.log.len(),
             counts: self.counts,
+            pcounts: self.pcounts,
             bbox: self.bbox,
             hash: self.hash,
         });
@@ -553,6 +553,7 @@ impl Board {
             self.info[q as usize] = info;
         }
         self.counts = st.counts;
+        self.pcounts = st.pcounts;
         self.bbox = st.bbox;
         self.hash = st.hash;
         self.side = c;
@@ -562,13 +563,25 @@ impl Board {
     fn remove_counts(&mut self, info: &CellInfo) {
         for s in 0..2 {
             self.counts[s][info.threat[s] as usize] -= 1;
+            for d in 0..4 {
+                self.pcounts[s][info.pat[s][d] as usize] -= 1;
+            }
         }
     }
 
     fn add_counts(&mut self, info: &CellInfo) {
         for s in 0..2 {
             self.counts[s][info.threat[s] as usize] += 1;
+            for d in 0..4 {
+                self.pcounts[s][info.pat[s][d] as usize] += 1;
+            }
         }
+    }
+
+    /// How many (empty cell, line) pairs give colour `c` the line pattern `p`.
+    #[inline]
+    pub fn pattern_count(&self, c: Color, p: Pattern) -> u16 {
+        self.pcounts[c.index()][p as usize]
     }
 
     /// Re-reads line `d` of the empty cell `q` from its key and re-derives its classes.
@@ -623,6 +636,7 @@ impl Board {
     /// Rebuilds keys, patterns, classes and counts from the stones alone.
     fn recompute_all(&mut self) {
         self.counts = [[0; THREAT_COUNT]; 2];
+        self.pcounts = [[0; PATTERN_COUNT]; 2];
         for q in 0..GRID_CELLS {
             for (d, &off) in DIR_OFFSETS.iter().enumerate() {
                 let mut key = 0u32;
@@ -674,6 +688,9 @@ impl Board {
                     fresh.info[q]
                 ));
             }
+        }
+        if self.pcounts != fresh.pcounts {
+            return Err("pattern counts differ".into());
         }
         if self.counts != fresh.counts {
             return Err(format!(

@@ -7,3 +7,5 @@
 pub mod board;
 pub mod pattern;
 pub mod rules;
+pub mod eval;
+pub mod search;

@@ -45,7 +45,7 @@ pub enum Pattern {
 pub const PATTERN_COUNT: usize = 12;
 
 impl Pattern {
-    fn from_u8(v: u8) -> Pattern {
+    pub fn from_u8(v: u8) -> Pattern {
         use Pattern::*;
         [
             Dead, Overline, Block1, Flex1, Block2, Flex2, Block3, Flex3, Block4, Flex4, DoubleFour,

@@ -1,0 +1,562 @@
+//! Iterative-deepening principal-variation alpha-beta search with threat-based move
+//! ordering, a transposition table and a VCF (victory by continuous fours) solver standing in
+//! for quiescence.
+
+pub mod time;
+pub mod tt;
+mod vcf;
+
+use crate::board::{Board, Color, Pos, DIR_OFFSETS, GRID_CELLS};
+use crate::eval::{self, is_mate_score, mate_in, mated_in, Score, INFINITE, WIN_MIN};
+use crate::pattern::{Pattern, Threat};
+use crate::rules::Rule;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+use tt::{Bound, TranspositionTable};
+
+pub const MAX_PLY: usize = 128;
+const MAX_DEPTH: i32 = 100;
+
+/// What stops a search, besides the stop flag.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    pub soft_ms: Option<u64>,
+    pub hard_ms: Option<u64>,
+}
+
+/// One finished iteration, reported as it happens.
+#[derive(Clone, Debug)]
+pub struct Iteration {
+    pub depth: i32,
+    pub seldepth: usize,
+    pub score: Score,
+    pub nodes: u64,
+    pub elapsed_ms: u64,
+    pub pv: Vec<Pos>,
+}
+
+/// The answer of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// `None` only when the side to move has no legal move.
+    pub best: Option<Pos>,
+    pub score: Score,
+    pub depth: i32,
+    pub seldepth: usize,
+    pub nodes: u64,
+    pub elapsed_ms: u64,
+    pub pv: Vec<Pos>,
+}
+
+/// Search state that lives across moves: the transposition table and history.
+pub struct Searcher {
+    tt: TranspositionTable,
+    history: Vec<[i32; 2]>,
+    vcf_cache: Vec<u64>,
+}
+
+impl Searcher {
+    pub fn new(tt_bytes: usize) -> Searcher {
+        Searcher {
+            tt: TranspositionTable::new(tt_bytes),
+            history: vec![[0; 2]; GRID_CELLS],
+            vcf_cache: vec![0; 1 << 16],
+        }
+    }
+
+    pub fn tt_bytes(&self) -> usize {
+        self.tt.size_bytes()
+    }
+
+    pub fn resize_tt(&mut self, bytes: usize) {
+        self.tt = TranspositionTable::new(bytes);
+    }
+
+    /// Forgets everything learnt: for a new game, and for reproducible benchmarks.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.iter_mut().for_each(|h| *h = [0; 2]);
+        self.vcf_cache.fill(0);
+    }
+
+    /// Searches `board` for the side to move.
+    pub fn think(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_iteration: &mut dyn FnMut(&Iteration),
+    ) -> SearchResult {
+        self.tt.new_search();
+        for h in self.history.iter_mut() {
+            h[0] /= 4;
+            h[1] /= 4;
+        }
+        let mut w = Worker {
+            board: board.clone(),
+            tt: &mut self.tt,
+            history: &mut self.history,
+            vcf_cache: &mut self.vcf_cache,
+            limits: *limits,
+            stop,
+            start: Instant::now(),
+            nodes: 0,
+            seldepth: 0,
+            aborted: false,
+            killers: [[Pos::NONE; 2]; MAX_PLY + 1],
+            pv: vec![[Pos::NONE; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            caro: matches!(board.rule(), Rule::Caro | Rule::CaroExact),
+            move_buf: Vec::new(),
+        };
+        w.root(on_iteration)
+    }
+}
+
+struct Worker<'a> {
+    board: Board,
+    tt: &'a mut TranspositionTable,
+    history: &'a mut [[i32; 2]],
+    vcf_cache: &'a mut [u64],
+    limits: Limits,
+    stop: &'a AtomicBool,
+    start: Instant,
+    nodes: u64,
+    seldepth: usize,
+    aborted: bool,
+    killers: [[Pos; 2]; MAX_PLY + 1],
+    pv: Vec<[Pos; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    /// Caro's blocked fives break the shortcuts that assume a four must be answered on its
+    /// five point, so caro searches without them.
+    caro: bool,
+    move_buf: Vec<Pos>,
+}
+
+/// A move with its ordering score.
+#[derive(Clone, Copy)]
+struct Scored {
+    mv: Pos,
+    score: i32,
+}
+
+impl Worker<'_> {
+    fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    /// Polls the stop conditions every 1024 nodes.
+    #[inline]
+    fn check_abort(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.nodes & 1023 == 0 {
+            if self.stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+            } else if let Some(h) = self.limits.hard_ms {
+                if self.elapsed_ms() >= h {
+                    self.aborted = true;
+                }
+            }
+        }
+        if let Some(n) = self.limits.nodes {
+            if self.nodes >= n {
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+
+    /// Whether the side to move may play `p`, and with which class (renju black's class is
+    /// the exact one).
+    fn legal_threat(&self, p: Pos) -> Option<Threat> {
+        let me = self.board.side();
+        if me == Color::Black && self.board.rule() == Rule::Renju {
+            if self.board.needs_foul_check(p) {
+                let t = self.board.black_threat_exact(p);
+                return (t != Threat::Forbid).then_some(t);
+            }
+            let t = self.board.threat(me, p);
+            return (t != Threat::Forbid).then_some(t);
+        }
+        Some(self.board.threat(me, p))
+    }
+
+    /// Cells where `c` makes a five, found near the last move first.
+    fn five_cells(&self, c: Color, out: &mut Vec<Pos>) {
+        out.clear();
+        let want = self.board.count(c, Threat::Five) as usize;
+        if want == 0 {
+            return;
+        }
+        if let Some((last, _)) = self.board.last_move() {
+            if !last.is_none() {
+                for &d in &DIR_OFFSETS {
+                    for k in (-4isize..=4).filter(|&k| k != 0) {
+                        let q = last.offset(k * d);
+                        if self.board.grid().at(q.index() as isize) == 0
+                            && self.board.is_win_move(c, q)
+                            && !out.contains(&q)
+                        {
+                            out.push(q);
+                        }
+                    }
+                }
+            }
+        }
+        if out.len() < want {
+            out.clear();
+            out.extend(
+                self.board
+                    .empty_cells()
+                    .filter(|&q| self.board.is_win_move(c, q)),
+            );
+        }
+    }
+
+    /// Legal moves for the side to move, scored and sorted best first (ties by cell index).
+    fn ordered_moves(&mut self, ply: usize, tt_move: Pos, defend_only: bool) -> Vec<Scored> {
+        let me = self.board.side();
+        let opp = me.opponent();
+        let mut cands = std::mem::take(&mut self.move_buf);
+        self.board.candidates(&mut cands);
+        let mut moves = Vec::with_capacity(cands.len());
+        for &p in &cands {
+            let Some(t) = self.legal_threat(p) else {
+                continue;
+            };
+            if defend_only && t < Threat::Block4 {
+                // facing a winning four-to-be: only our fours and cells on its lines
+                let cell = self.board.cell(p);
+                let blocks = (0..4).any(|d| cell.pattern(opp, d) >= Pattern::Block4);
+                if !blocks {
+                    continue;
+                }
+            }
+            let mut score = eval::move_score(&self.board, p, t);
+            if p == tt_move {
+                score += 1 << 24;
+            } else if self.killers[ply].contains(&p) {
+                score += 60;
+            }
+            score += (self.history[p.index()][me.index()] >> 6).min(80);
+            moves.push(Scored { mv: p, score });
+        }
+        self.move_buf = cands;
+        moves.sort_by(|a, b| b.score.cmp(&a.score));
+        moves
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Pos) {
+        self.pv[ply][0] = mv;
+        let n = self.pv_len[ply + 1];
+        for i in 0..n {
+            self.pv[ply][i + 1] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = n + 1;
+    }
+
+    /// The node search. Returns a score from the side to move's view.
+    fn search(&mut self, depth: i32, mut alpha: Score, mut beta: Score, ply: usize, pv_node: bool) -> Score {
+        debug_assert!(alpha < beta);
+        // Step 1. Initialise the node.
+        self.pv_len[ply] = 0;
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.check_abort() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return eval::evaluate(&self.board);
+        }
+        if self.board.is_full() {
+            return 0;
+        }
+        let me = self.board.side();
+        let opp = me.opponent();
+
+        // Step 2. Static win checks from the threat counts.
+        if self.board.count(me, Threat::Five) > 0 {
+            return mate_in(ply + 1);
+        }
+        let mut forced = Pos::NONE;
+        let opp_fives = self.board.count(opp, Threat::Five);
+        if opp_fives > 0 && !self.caro {
+            if opp_fives >= 2 {
+                return mated_in(ply + 2);
+            }
+            let mut cells = Vec::with_capacity(2);
+            self.five_cells(opp, &mut cells);
+            match cells.first() {
+                Some(&f) if self.board.is_legal(f) => forced = f,
+                _ => return mated_in(ply + 2),
+            }
+        }
+        if opp_fives == 0
+            && !self.caro
+            && self.board.count(me, Threat::Flex4) > 0
+            && !self.board.has_four_move(opp)
+        {
+            return mate_in(ply + 3);
+        }
+
+        // Step 3. Mate-distance pruning.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Step 4. Transposition table.
+        let key = self.board.hash();
+        let hit = self.tt.probe(key, ply);
+        let mut tt_move = Pos::NONE;
+        if let Some(h) = hit {
+            tt_move = h.mv;
+            if !pv_node && h.depth >= depth {
+                let cut = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => h.score >= beta,
+                    Bound::Upper => h.score <= alpha,
+                };
+                if cut {
+                    return h.score;
+                }
+            }
+        }
+
+        // Step 5. Leaves: continuous fours, else the static value.
+        if depth <= 0 && forced.is_none() {
+            return self.leaf(ply);
+        }
+
+        // Step 6. Moves: a forced block, the answers to a winning threat, or everything.
+        let defend_only = forced.is_none()
+            && !self.caro
+            && self.board.count(opp, Threat::Flex4) > 0
+            && self.board.count(me, Threat::Flex4) == 0;
+        let moves = if forced.is_none() {
+            self.ordered_moves(ply, tt_move, defend_only)
+        } else {
+            vec![Scored {
+                mv: forced,
+                score: 0,
+            }]
+        };
+        if moves.is_empty() {
+            // nothing stops the threat (or no legal move): lost
+            return mated_in(ply + 2);
+        }
+        // a single reply costs no depth
+        let extension = if moves.len() == 1 && ply < MAX_PLY / 2 { 1 } else { 0 };
+
+        // Step 7. The move loop: PVS with late-move reductions.
+        let orig_alpha = alpha;
+        let mut best = -INFINITE;
+        let mut best_move = Pos::NONE;
+        for (i, m) in moves.iter().enumerate() {
+            let mv = m.mv;
+            let quiet = self.board.threat(me, mv) < Threat::Flex3
+                && self.board.threat(opp, mv) < Threat::Flex3;
+            self.board.make(mv);
+            let new_depth = depth - 1 + extension;
+            let mut score;
+            if i == 0 {
+                score = -self.search(new_depth, -beta, -alpha, ply + 1, pv_node);
+            } else {
+                let mut r = 0;
+                if quiet && depth >= 3 && i >= if pv_node { 5 } else { 3 } {
+                    r = 1 + (i >= 12) as i32 + (depth >= 8 && i >= 20) as i32;
+                }
+                score = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1, false);
+                if score > alpha && r > 0 {
+                    score = -self.search(new_depth, -alpha - 1, -alpha, ply + 1, false);
+                }
+                if score > alpha && score < beta && pv_node {
+                    score = -self.search(new_depth, -beta, -alpha, ply + 1, true);
+                }
+            }
+            self.board.undo();
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = mv;
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        if quiet {
+                            let k = &mut self.killers[ply];
+                            if k[0] != mv {
+                                k[1] = k[0];
+                                k[0] = mv;
+                            }
+                        }
+                        let h = &mut self.history[mv.index()][me.index()];
+                        *h = (*h + depth * depth).min(1 << 20);
+                        break;
+                    }
+                }
+            }
+        }
+
+        // Step 8. Store the result.
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, ply, best_move, best, 0, depth, bound);
+        best
+    }
+
+    /// Depth 0: a win by continuous fours if there is one, else the static value.
+    fn leaf(&mut self, ply: usize) -> Score {
+        let me = self.board.side();
+        if !self.caro && self.board.has_four_move(me) {
+            if let Some(n) = self.vcf_attack(vcf::LEAF_DEPTH, ply) {
+                return mate_in(ply + n as usize);
+            }
+        }
+        eval::evaluate(&self.board)
+    }
+
+    /// The root: immediate wins and forced blocks, a VCF probe, then iterative deepening.
+    fn root(&mut self, on_iteration: &mut dyn FnMut(&Iteration)) -> SearchResult {
+        let me = self.board.side();
+        let opp = me.opponent();
+        let mut result = SearchResult {
+            best: None,
+            score: 0,
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            elapsed_ms: 0,
+            pv: Vec::new(),
+        };
+        let moves = self.ordered_moves(0, Pos::NONE, false);
+        // every legal cell, in case the candidates near stones are all illegal
+        let fallback = if moves.is_empty() {
+            self.board.empty_cells().find(|&p| self.board.is_legal(p))
+        } else {
+            None
+        };
+        let Some(first) = moves.first().map(|m| m.mv).or(fallback) else {
+            return result;
+        };
+        result.best = Some(first);
+        result.pv = vec![first];
+        let finish = |w: &Worker, mut r: SearchResult| {
+            r.nodes = w.nodes;
+            r.elapsed_ms = w.elapsed_ms();
+            r.seldepth = r.seldepth.max(w.seldepth);
+            r
+        };
+        // A five now.
+        if let Some(m) = moves.iter().find(|m| self.board.is_win_move(me, m.mv)) {
+            result.best = Some(m.mv);
+            result.pv = vec![m.mv];
+            result.score = mate_in(1);
+            result.depth = 1;
+            return finish(self, result);
+        }
+        // The opponent's five must be blocked: with one five point there is one move.
+        if self.board.count(opp, Threat::Five) > 0 && !self.caro {
+            let mut cells = Vec::new();
+            self.five_cells(opp, &mut cells);
+            let legal: Vec<Pos> = cells
+                .iter()
+                .copied()
+                .filter(|&p| self.board.is_legal(p))
+                .collect();
+            if let Some(&block) = legal.first() {
+                result.best = Some(block);
+                result.pv = vec![block];
+                if cells.len() >= 2 {
+                    result.score = mated_in(2);
+                    return finish(self, result);
+                }
+            } else {
+                result.score = mated_in(2);
+                return finish(self, result);
+            }
+        }
+        // A forced win by continuous fours.
+        if !self.caro && self.board.has_four_move(me) && self.board.count(opp, Threat::Five) == 0 {
+            if let Some((mv, n)) = self.vcf_root() {
+                result.best = Some(mv);
+                result.pv = vec![mv];
+                result.score = mate_in(n as usize);
+                result.depth = 1;
+                return finish(self, result);
+            }
+        }
+
+        // Iterative deepening.
+        let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut best_move = result.best.unwrap_or(first);
+        for depth in 1..=max_depth {
+            self.seldepth = 0;
+            let score = self.search(depth, -INFINITE, INFINITE, 0, true);
+            if self.aborted {
+                // a partial iteration still counts if its first move was searched through
+                if self.pv_len[0] > 0 && depth > 1 {
+                    best_move = self.pv[0][0];
+                    result.best = Some(best_move);
+                    result.pv = self.pv[0][..self.pv_len[0]].to_vec();
+                }
+                break;
+            }
+            if self.pv_len[0] > 0 {
+                best_move = self.pv[0][0];
+            }
+            result.best = Some(best_move);
+            result.score = score;
+            result.depth = depth;
+            result.seldepth = self.seldepth;
+            result.pv = if self.pv_len[0] > 0 {
+                self.pv[0][..self.pv_len[0]].to_vec()
+            } else {
+                vec![best_move]
+            };
+            on_iteration(&Iteration {
+                depth,
+                seldepth: self.seldepth,
+                score,
+                nodes: self.nodes,
+                elapsed_ms: self.elapsed_ms(),
+                pv: result.pv.clone(),
+            });
+            if is_mate_score(score) && depth as Score >= eval::WIN - score.abs() {
+                break;
+            }
+            if let Some(soft) = self.limits.soft_ms {
+                if self.elapsed_ms() >= soft {
+                    break;
+                }
+            }
+            if self.board.stone_count() + depth as usize >= self.board.cell_count() + 2 {
+                break;
+            }
+        }
+        // Belt and braces: never answer an illegal move.
+        if !result.best.is_some_and(|p| self.board.is_legal(p)) {
+            result.best = moves.first().map(|m| m.mv).or(fallback);
+        }
+        let _ = WIN_MIN;
+        finish(self, result)
+    }
+}
+
+#[cfg(test)]
+mod tests;

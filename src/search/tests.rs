@@ -1,0 +1,114 @@
+use super::*;
+use crate::board::Board;
+
+fn best(board: &Board, depth: i32) -> SearchResult {
+    let mut s = Searcher::new(1 << 20);
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        depth: Some(depth),
+        nodes: Some(2_000_000),
+        ..Limits::default()
+    };
+    s.think(board, &limits, &stop, &mut |_| {})
+}
+
+#[test]
+fn takes_a_five() {
+    let b = Board::from_diagram(
+        "
+        . . . . . . . . .
+        . x x x x . . . .
+        . o o o . . . . .
+        . . . . . . o . .
+        . . . . . . . . .",
+        Rule::Freestyle,
+    );
+    let r = best(&b, 3);
+    let m = r.best.unwrap();
+    assert!(m == Pos::new(0, 1) || m == Pos::new(5, 1), "{m:?}");
+    assert_eq!(r.score, mate_in(1));
+}
+
+#[test]
+fn blocks_a_four() {
+    let b = Board::from_diagram(
+        "
+        . . . . . . . . .
+        . . . . . . . . .
+        . o x x x x . . .
+        . . . . o . . . .
+        . . . . . o . . .
+        . . . . . . . . .",
+        Rule::Freestyle,
+    );
+    assert_eq!(b.side(), Color::White);
+    assert_eq!(best(&b, 3).best, Some(Pos::new(6, 2)));
+}
+
+#[test]
+fn finds_a_vcf() {
+    // Black fours at (4,5); white must block (5,5); then column 4 is an open four.
+    let b = Board::from_diagram(
+        "
+        . . . . . . . . . o
+        . . . . . . . . . .
+        . . . . . . . . . .
+        . . . . . . . . . .
+        . . . . . . . . . .
+        o x x x . . . . . .
+        . . . . x . . . . .
+        . . . . x . . . . .
+        . . . . . . . . . .
+        o . . . . . . o . o",
+        Rule::Freestyle,
+    );
+    assert_eq!(b.side(), Color::Black);
+    let r = best(&b, 1);
+    assert_eq!(r.best, Some(Pos::new(4, 5)), "{r:?}");
+    assert_eq!(r.score, mate_in(5), "{r:?}");
+}
+
+#[test]
+fn stops_an_open_three_or_counters() {
+    let b = Board::from_diagram(
+        "
+        . . . . . . . . . .
+        . . . . . . . . . .
+        . . . . . . . . . .
+        . . . x x x . . . .
+        . . . . o . . . . .
+        . . . . . . . . . .
+        . . . . . . . . . .",
+        Rule::Freestyle,
+    );
+    assert_eq!(b.side(), Color::White);
+    let r = best(&b, 4);
+    let m = r.best.unwrap();
+    let ok = [Pos::new(2, 3), Pos::new(6, 3), Pos::new(1, 3), Pos::new(7, 3)];
+    assert!(ok.contains(&m), "{m:?}");
+}
+
+#[test]
+fn renju_black_cannot_block_on_a_forbidden_point() {
+    // White's four in column 5 has one five point, (5,4): a double three for black.
+    let b = Board::from_diagram(
+        "
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . x . . . . . . .
+        . . . . x . . . . . .
+        . . . x x . . . . . .
+        . . . . . o . . . . .
+        . . . . . o . . . . .
+        . . . . . o . . . . .
+        . . . . . o . . . . .
+        o . . . . x . . . . .
+        . . . . . . . . . . .",
+        Rule::Renju,
+    );
+    assert_eq!(b.side(), Color::Black);
+    assert!(b.is_forbidden(Pos::new(5, 4)));
+    let r = best(&b, 2);
+    assert!(r.score <= -WIN_MIN, "{r:?}");
+    assert!(b.is_legal(r.best.unwrap()));
+}

@@ -1,0 +1,190 @@
+//! Transposition table: 16-byte entries in 64-byte buckets of four, depth-preferred with
+//! aging. Mate scores are stored relative to the node and re-rooted on probe.
+
+use crate::board::Pos;
+use crate::eval::{Score, WIN_MIN};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    Exact = 1,
+    Lower = 2,
+    Upper = 3,
+}
+
+#[derive(Clone, Copy, Default)]
+#[repr(C)]
+struct Entry {
+    key: u64,
+    mv: u16,
+    score: i16,
+    eval: i16,
+    depth: i8,
+    /// bound (2 bits) | generation (6 bits)
+    meta: u8,
+}
+
+const _: () = assert!(std::mem::size_of::<Entry>() == 16);
+const BUCKET: usize = 4;
+
+#[derive(Clone, Copy, Debug)]
+pub struct Hit {
+    pub mv: Pos,
+    pub score: Score,
+    pub eval: Score,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+pub struct TranspositionTable {
+    entries: Vec<Entry>,
+    mask: usize,
+    generation: u8,
+}
+
+impl TranspositionTable {
+    /// A table of at most `bytes` (rounded down to a power of two, at least 64 KiB).
+    pub fn new(bytes: usize) -> TranspositionTable {
+        let mut buckets = 1usize << 10;
+        while buckets * 2 * BUCKET * 16 <= bytes {
+            buckets *= 2;
+        }
+        TranspositionTable {
+            entries: vec![Entry::default(); buckets * BUCKET],
+            mask: buckets - 1,
+            generation: 0,
+        }
+    }
+
+    pub fn size_bytes(&self) -> usize {
+        self.entries.len() * std::mem::size_of::<Entry>()
+    }
+
+    pub fn clear(&mut self) {
+        self.entries.fill(Entry::default());
+        self.generation = 0;
+    }
+
+    /// Marks the start of a new search so older entries are replaced first.
+    pub fn new_search(&mut self) {
+        self.generation = (self.generation + 1) & 63;
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        (key as usize & self.mask) * BUCKET
+    }
+
+    pub fn probe(&self, key: u64, ply: usize) -> Option<Hit> {
+        let b = self.bucket(key);
+        self.entries[b..b + BUCKET]
+            .iter()
+            .find(|e| e.key == key && e.meta & 3 != 0)
+            .map(|e| Hit {
+                mv: Pos::from_index(e.mv as usize),
+                score: from_tt(e.score as Score, ply),
+                eval: e.eval as Score,
+                depth: e.depth as i32,
+                bound: match e.meta & 3 {
+                    1 => Bound::Exact,
+                    2 => Bound::Lower,
+                    _ => Bound::Upper,
+                },
+            })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &mut self,
+        key: u64,
+        ply: usize,
+        mv: Pos,
+        score: Score,
+        eval: Score,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let b = self.bucket(key);
+        let gen = self.generation;
+        let slot = {
+            let bucket = &self.entries[b..b + BUCKET];
+            if let Some(i) = bucket.iter().position(|e| e.key == key) {
+                i
+            } else {
+                // replace the shallowest entry, older generations first
+                (0..BUCKET)
+                    .min_by_key(|&i| {
+                        let e = &bucket[i];
+                        let age = (gen.wrapping_sub(e.meta >> 2)) & 63;
+                        e.depth as i32 - 8 * age as i32
+                    })
+                    .unwrap_or(0)
+            }
+        };
+        let e = &mut self.entries[b + slot];
+        // keep a deeper entry's move when the new one has none
+        let mv = if mv.is_none() && e.key == key {
+            e.mv
+        } else {
+            mv.index() as u16
+        };
+        *e = Entry {
+            key,
+            mv,
+            score: to_tt(score, ply) as i16,
+            eval: eval.clamp(i16::MIN as Score, i16::MAX as Score) as i16,
+            depth: depth.clamp(-100, 127) as i8,
+            meta: (gen << 2) | bound as u8,
+        };
+    }
+
+    /// Permille of sampled entries written in this search.
+    pub fn usage_permille(&self) -> usize {
+        let n = self.entries.len().min(4000);
+        self.entries[..n]
+            .iter()
+            .filter(|e| e.meta & 3 != 0 && e.meta >> 2 == self.generation)
+            .count()
+            * 1000
+            / n.max(1)
+    }
+}
+
+fn to_tt(s: Score, ply: usize) -> Score {
+    if s >= WIN_MIN {
+        s + ply as Score
+    } else if s <= -WIN_MIN {
+        s - ply as Score
+    } else {
+        s
+    }
+}
+
+fn from_tt(s: Score, ply: usize) -> Score {
+    if s >= WIN_MIN {
+        s - ply as Score
+    } else if s <= -WIN_MIN {
+        s + ply as Score
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::mate_in;
+
+    #[test]
+    fn store_and_probe_rerooted_mates() {
+        let mut tt = TranspositionTable::new(1 << 20);
+        let p = Pos::new(3, 4);
+        tt.store(42, 5, p, mate_in(9), 10, 6, Bound::Exact);
+        let hit = tt.probe(42, 3).expect("stored");
+        assert_eq!(hit.mv, p);
+        assert_eq!(hit.score, mate_in(7));
+        assert_eq!(hit.depth, 6);
+        assert_eq!(hit.bound, Bound::Exact);
+        assert!(tt.probe(43, 3).is_none());
+        assert!(tt.size_bytes() <= 1 << 20);
+    }
+}

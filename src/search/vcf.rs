@@ -1,0 +1,179 @@
+//! VCF: victory by continuous fours. The attacker plays only fours, so every defender reply
+//! is forced (block the five point), which keeps the tree narrow enough to search deep.
+//! Renju: the defender loses when its only block is forbidden for black.
+
+use super::Worker;
+use crate::board::{Pos, DIR_OFFSETS};
+use crate::pattern::Threat;
+
+/// Attacker moves a VCF may use at a leaf of the main search.
+pub const LEAF_DEPTH: i32 = 6;
+/// Attacker moves the root probe may use.
+const ROOT_DEPTH: i32 = 24;
+/// Node budget of the root probe, so a bushy position cannot eat the move's time.
+const ROOT_NODES: u64 = 400_000;
+
+impl Worker<'_> {
+    /// Cells where the side to move makes a four (or better), strongest first, then by index.
+    fn four_moves(&self) -> Vec<(Pos, Threat)> {
+        let mut cands = Vec::new();
+        self.board.candidates(&mut cands);
+        let mut out: Vec<(Pos, Threat)> = cands
+            .into_iter()
+            .filter_map(|p| {
+                let t = self.board.threat(self.board.side(), p);
+                (t >= Threat::Block4).then_some((p, t))
+            })
+            .collect();
+        out.sort_by(|a, b| b.1.cmp(&a.1));
+        out
+    }
+
+    fn vcf_cache_hit(&self, depth: i32) -> bool {
+        let key = self.board.hash();
+        let e = self.vcf_cache[key as usize & (self.vcf_cache.len() - 1)];
+        e & !0xFF == key & !0xFF && (e & 0xFF) as i32 >= depth
+    }
+
+    fn vcf_cache_fail(&mut self, depth: i32) {
+        let key = self.board.hash();
+        let n = self.vcf_cache.len();
+        self.vcf_cache[key as usize & (n - 1)] = (key & !0xFF) | depth.clamp(0, 255) as u64;
+    }
+
+    /// Whether the side to move wins by continuous fours within `depth` fours; the plies to
+    /// the five (1 = a five now).
+    pub(super) fn vcf_attack(&mut self, depth: i32, ply: usize) -> Option<u32> {
+        self.nodes += 1;
+        if self.check_abort() || ply >= super::MAX_PLY - 2 {
+            return None;
+        }
+        let me = self.board.side();
+        let opp = me.opponent();
+        if self.board.count(me, Threat::Five) > 0 {
+            return Some(1);
+        }
+        let opp_fives = self.board.count(opp, Threat::Five);
+        if opp_fives >= 2 || depth <= 0 {
+            return None;
+        }
+        let moves: Vec<(Pos, Threat)> = if opp_fives == 1 {
+            // the opponent's four must be blocked; go on only if the block is a four too
+            let mut cells = Vec::new();
+            self.five_cells(opp, &mut cells);
+            match cells.first() {
+                Some(&f) if self.board.threat(me, f) >= Threat::Block4 && self.board.is_legal(f) => {
+                    vec![(f, self.board.threat(me, f))]
+                }
+                _ => return None,
+            }
+        } else {
+            if self.board.count(me, Threat::Flex4) > 0 && !self.board.has_four_move(opp) {
+                return Some(3);
+            }
+            if self.vcf_cache_hit(depth) {
+                return None;
+            }
+            self.four_moves()
+        };
+        for (mv, _) in moves {
+            if !self.board.is_legal(mv) {
+                continue;
+            }
+            self.board.make(mv);
+            let r = self.vcf_defend(depth - 1, ply + 1);
+            self.board.undo();
+            if let Some(n) = r {
+                return Some(n + 1);
+            }
+            if self.aborted {
+                return None;
+            }
+        }
+        if opp_fives == 0 {
+            self.vcf_cache_fail(depth);
+        }
+        None
+    }
+
+    /// The defender answers the attacker's four.
+    fn vcf_defend(&mut self, depth: i32, ply: usize) -> Option<u32> {
+        self.nodes += 1;
+        let def = self.board.side();
+        let att = def.opponent();
+        if self.board.count(def, Threat::Five) > 0 {
+            return None;
+        }
+        let fives = self.board.count(att, Threat::Five);
+        if fives == 0 {
+            return None;
+        }
+        if fives >= 2 {
+            return Some(2);
+        }
+        let Some(f) = self.five_point_near_last(att) else {
+            return None;
+        };
+        if !self.board.is_legal(f) {
+            return Some(2);
+        }
+        self.board.make(f);
+        let r = self.vcf_attack(depth, ply + 1);
+        self.board.undo();
+        r.map(|n| n + 1)
+    }
+
+    fn five_point_near_last(&self, c: crate::board::Color) -> Option<Pos> {
+        let (last, _) = self.board.last_move()?;
+        for &d in &DIR_OFFSETS {
+            for k in (-4isize..=4).filter(|&k| k != 0) {
+                let q = last.offset(k * d);
+                if self.board.grid().at(q.index() as isize) == 0 && self.board.is_win_move(c, q) {
+                    return Some(q);
+                }
+            }
+        }
+        None
+    }
+
+    /// The root probe: the first move of a VCF and the plies to the five.
+    pub(super) fn vcf_root(&mut self) -> Option<(Pos, u32)> {
+        let saved = self.limits.nodes;
+        let budget = self.nodes + ROOT_NODES;
+        self.limits.nodes = Some(saved.map_or(budget, |n| n.min(budget)));
+        let mut found = None;
+        for depth in [4, 8, ROOT_DEPTH] {
+            for (mv, _) in self.four_moves() {
+                if !self.board.is_legal(mv) {
+                    continue;
+                }
+                self.board.make(mv);
+                let r = self.vcf_defend(depth - 1, 1);
+                self.board.undo();
+                if let Some(n) = r {
+                    found = Some((mv, n + 1));
+                    break;
+                }
+                if self.aborted {
+                    break;
+                }
+            }
+            if found.is_some() || self.aborted {
+                break;
+            }
+        }
+        self.limits.nodes = saved;
+        // running out of the probe's own budget is not a reason to stop the search
+        if self.aborted
+            && !self.stop.load(std::sync::atomic::Ordering::Relaxed)
+            && saved.is_none_or(|n| self.nodes < n)
+            && self
+                .limits
+                .hard_ms
+                .is_none_or(|h| self.elapsed_ms() < h)
+        {
+            self.aborted = false;
+        }
+        found
+    }
+}
