@@ -257,6 +257,8 @@ pub struct Board {
     /// Stones' bounding box: x0, y0, x1, y1 (x0 > x1 when there are no stones).
     bbox: [u8; 4],
     stones: usize,
+    /// Cells blocked for both colours (BOARD field 3 in continuous games).
+    walls: Vec<Pos>,
 }
 
 impl fmt::Debug for Board {
@@ -286,6 +288,7 @@ impl Board {
             log: Vec::with_capacity(64 * width * height),
             bbox: [u8::MAX, u8::MAX, 0, 0],
             stones: 0,
+            walls: Vec::new(),
         };
         b.recompute_all();
         b
@@ -318,7 +321,7 @@ impl Board {
         self.width() * self.height()
     }
     pub fn is_full(&self) -> bool {
-        self.stones == self.cell_count()
+        self.stones + self.walls.len() == self.cell_count()
     }
     /// Moves played, passes included, oldest first; a pass is `Pos::NONE`.
     pub fn history(&self) -> &[(Pos, Color)] {
@@ -507,6 +510,24 @@ impl Board {
         }
     }
 
+    /// Blocks the empty cell `p` for both colours for good (not part of the history).
+    pub fn put_wall(&mut self, p: Pos) {
+        debug_assert!(self.is_empty(p));
+        let old = self.info[p.index()];
+        self.remove_counts(&old);
+        self.grid.cells[p.index()] = WALL;
+        self.walls.push(p);
+        for (d, &off) in DIR_OFFSETS.iter().enumerate() {
+            for k in (-5isize..=5).filter(|&k| k != 0) {
+                let q = (p.index() as isize + k * off) as usize;
+                self.keys[q][d] |= (WALL as u32) << (2 * slot(-k));
+                if self.grid.cells[q] == EMPTY {
+                    self.refresh_cell(q, d);
+                }
+            }
+        }
+    }
+
     /// Passes: the other side is to move.
     pub fn pass(&mut self) {
         self.states.push(State {
@@ -668,6 +689,9 @@ impl Board {
     /// data. Returns a description of the first difference.
     pub fn check_consistency(&self) -> Result<(), String> {
         let mut fresh = Board::new(self.width(), self.height(), self.rule);
+        for &p in &self.walls {
+            fresh.grid.cells[p.index()] = WALL;
+        }
         for &(p, c) in &self.moves {
             if !p.is_none() {
                 fresh.grid.cells[p.index()] = c.cell();

@@ -9,3 +9,6 @@ pub mod pattern;
 pub mod rules;
 pub mod eval;
 pub mod search;
+pub mod bench;
+pub mod engine;
+pub mod protocol;

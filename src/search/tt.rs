@@ -11,19 +11,38 @@ pub enum Bound {
     Upper = 3,
 }
 
-#[derive(Clone, Copy, Default)]
-#[repr(C)]
-struct Entry {
-    key: u64,
+/// One entry as two words, so a fresh table is zero pages the OS hands out lazily and only
+/// the entries actually written count against the process's memory:
+/// `[key, mv:16 | score:16 | eval:16 | depth:8 | meta:8]`, meta = generation << 2 | bound.
+type Entry = [u64; 2];
+
+#[derive(Clone, Copy)]
+struct Unpacked {
     mv: u16,
     score: i16,
     eval: i16,
     depth: i8,
-    /// bound (2 bits) | generation (6 bits)
     meta: u8,
 }
 
-const _: () = assert!(std::mem::size_of::<Entry>() == 16);
+fn unpack(w: u64) -> Unpacked {
+    Unpacked {
+        mv: w as u16,
+        score: (w >> 16) as u16 as i16,
+        eval: (w >> 32) as u16 as i16,
+        depth: (w >> 48) as u8 as i8,
+        meta: (w >> 56) as u8,
+    }
+}
+
+fn pack(u: Unpacked) -> u64 {
+    u.mv as u64
+        | (u.score as u16 as u64) << 16
+        | (u.eval as u16 as u64) << 32
+        | (u.depth as u8 as u64) << 48
+        | (u.meta as u64) << 56
+}
+
 const BUCKET: usize = 4;
 
 #[derive(Clone, Copy, Debug)]
@@ -49,7 +68,7 @@ impl TranspositionTable {
             buckets *= 2;
         }
         TranspositionTable {
-            entries: vec![Entry::default(); buckets * BUCKET],
+            entries: vec![[0u64; 2]; buckets * BUCKET],
             mask: buckets - 1,
             generation: 0,
         }
@@ -60,7 +79,7 @@ impl TranspositionTable {
     }
 
     pub fn clear(&mut self) {
-        self.entries.fill(Entry::default());
+        self.entries.fill([0; 2]);
         self.generation = 0;
     }
 
@@ -78,7 +97,8 @@ impl TranspositionTable {
         let b = self.bucket(key);
         self.entries[b..b + BUCKET]
             .iter()
-            .find(|e| e.key == key && e.meta & 3 != 0)
+            .find(|e| e[0] == key && unpack(e[1]).meta & 3 != 0)
+            .map(|e| unpack(e[1]))
             .map(|e| Hit {
                 mv: Pos::from_index(e.mv as usize),
                 score: from_tt(e.score as Score, ply),
@@ -107,13 +127,13 @@ impl TranspositionTable {
         let gen = self.generation;
         let slot = {
             let bucket = &self.entries[b..b + BUCKET];
-            if let Some(i) = bucket.iter().position(|e| e.key == key) {
+            if let Some(i) = bucket.iter().position(|e| e[0] == key) {
                 i
             } else {
                 // replace the shallowest entry, older generations first
                 (0..BUCKET)
                     .min_by_key(|&i| {
-                        let e = &bucket[i];
+                        let e = unpack(bucket[i][1]);
                         let age = (gen.wrapping_sub(e.meta >> 2)) & 63;
                         e.depth as i32 - 8 * age as i32
                     })
@@ -121,20 +141,22 @@ impl TranspositionTable {
             }
         };
         let e = &mut self.entries[b + slot];
-        // keep a deeper entry's move when the new one has none
-        let mv = if mv.is_none() && e.key == key {
-            e.mv
+        // keep the old entry's move when the new one has none
+        let mv = if mv.is_none() && e[0] == key {
+            unpack(e[1]).mv
         } else {
             mv.index() as u16
         };
-        *e = Entry {
+        *e = [
             key,
-            mv,
-            score: to_tt(score, ply) as i16,
-            eval: eval.clamp(i16::MIN as Score, i16::MAX as Score) as i16,
-            depth: depth.clamp(-100, 127) as i8,
-            meta: (gen << 2) | bound as u8,
-        };
+            pack(Unpacked {
+                mv,
+                score: to_tt(score, ply) as i16,
+                eval: eval.clamp(i16::MIN as Score, i16::MAX as Score) as i16,
+                depth: depth.clamp(-100, 127) as i8,
+                meta: (gen << 2) | bound as u8,
+            }),
+        ];
     }
 
     /// Permille of sampled entries written in this search.
@@ -142,7 +164,8 @@ impl TranspositionTable {
         let n = self.entries.len().min(4000);
         self.entries[..n]
             .iter()
-            .filter(|e| e.meta & 3 != 0 && e.meta >> 2 == self.generation)
+            .map(|e| unpack(e[1]).meta)
+            .filter(|&m| m & 3 != 0 && m >> 2 == self.generation)
             .count()
             * 1000
             / n.max(1)

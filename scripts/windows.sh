@@ -1,0 +1,437 @@
+#!/usr/bin/env bash
+# scripts/windows.sh: build, check, test and package the Windows (Gomocup) build of Rensa on Linux.
+#
+#   bash scripts/windows.sh deps       install the Debian packages it needs when missing (apt, with retries)
+#   bash scripts/windows.sh build      cross-compile target/windows/pbrain-rensa64.exe and check it
+#                                      (PE32+ console exe, imports only Windows system DLLs, < 8 MB)
+#   bash scripts/windows.sh test       build the Linux binary and the exe, run every
+#                                      scripts/transcripts/*.in through both (the exe under wine64)
+#                                      and diff their stdout
+#   bash scripts/windows.sh package    write the Gomocup ZIP to dist/ and print its size
+#   bash scripts/windows.sh ci         deps + build + test + package, every step and the whole bounded
+#                                      in time; non-zero exit when anything fails
+#   bash scripts/windows.sh startup [N] [--fresh-prefix]
+#                                      measure wine start-up overhead against the Linux binary
+#   bash scripts/windows.sh check F.exe  run the exe checks (name, PE32+, console, DLLs, size) on F.exe
+#
+# How the cross build works (rustup cannot fetch the Windows target on these machines):
+# Debian's rustc-web/cargo-web (1.96) ship the std *source* (rust-web-src), so std is rebuilt for
+# x86_64-pc-windows-gnu with -Zbuild-std (RUSTC_BOOTSTRAP=1 unlocks it on a stable compiler) and
+# linked by the mingw-w64 gcc. The rustup toolchain first on PATH has no std source, so Debian's
+# cargo and rustc are called by absolute path (found with dpkg -L). The Windows build uses its own
+# target dir (target/windows) so it never waits on the lock of the normal target/ builds, and the
+# linker and flags are passed through CARGO_TARGET_X86_64_PC_WINDOWS_GNU_* variables, so native
+# builds are untouched (no .cargo/config.toml).
+#
+# Environment knobs (all optional):
+#   WIN_CI_BUDGET_S   whole `ci` run limit in seconds (default 840 = 14 min)
+#   WIN_BUILD_TIMEOUT_S, LINUX_BUILD_TIMEOUT_S  per cargo build (default 600 each)
+#   WIN_RUN_TIMEOUT_S per transcript under wine (default 120); LINUX_RUN_TIMEOUT_S (default 60)
+#   WIN_TEST_MESSAGES how MESSAGE/DEBUG lines are compared: mask (default: digits masked, so that
+#                     times and speeds may differ), exact, or drop
+#   WIN_TRANSCRIPTS   space-separated list of transcript files (default scripts/transcripts/*.in)
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+SELF="$ROOT/scripts/windows.sh"
+
+TARGET=x86_64-pc-windows-gnu
+BIN=pbrain-rensa
+# Gomocup: the name must start with "pbrain-", use only [A-Za-z0-9._-], and a 64-bit exe must
+# contain "64" (reference §1.2).
+EXE_NAME=pbrain-rensa64.exe
+WIN_TARGET_DIR="$ROOT/target/windows"
+BUILT_EXE="$WIN_TARGET_DIR/$TARGET/release/$BIN.exe"
+OUT_EXE="$WIN_TARGET_DIR/$EXE_NAME"           # the checked exe, as it goes into the ZIP
+TEST_DIR="$WIN_TARGET_DIR/wintest"             # test copy of the exe + the test-only DLL shim
+RESULTS_DIR="$WIN_TARGET_DIR/transcripts"      # raw and normalised outputs of the last `test`
+LINUX_BIN="$ROOT/target/release/$BIN"
+SHIM_SRC="$ROOT/scripts/win/bcryptprimitives.c"
+DIST_DIR="$ROOT/dist"
+MAX_EXE_BYTES=8000000                          # Gomocup "AI size 8 MB" (taken as 10^6 to be safe)
+
+export WINEPREFIX="$WIN_TARGET_DIR/wineprefix"
+export WINEDEBUG=-all
+# No wine-mono / wine-gecko install prompts (and a faster prefix creation): Rensa needs neither.
+export WINEDLLOVERRIDES="mscoree,mshtml="
+
+# CPU baseline. Gomocup's stated baseline is SSE4.1, SSE4.2, POPCNT, AVX, AVX2 (reference §2.1).
+# We enable exactly those on top of plain x86-64 (plus SSE3/SSSE3, which every AVX CPU has), and
+# deliberately not target-cpu=haswell / x86-64-v3: those also turn on BMI1/BMI2, FMA, LZCNT, MOVBE
+# and F16C, which the rules do not promise, and an illegal instruction would cost every game.
+# (PEXT/PDEP from BMI2 are microcoded and slow on the Zen 2 EPYCs Gomocup used in 2024 anyway.)
+# strip=symbols keeps the exe small; the linker flags link libgcc and any other mingw runtime
+# statically (the exe must run with no DLL of ours beside it) and drop the PE time stamp so that
+# the same source gives the same bytes.
+WIN_RUSTFLAGS="-C target-cpu=x86-64 -C target-feature=+sse3,+ssse3,+sse4.1,+sse4.2,+popcnt,+avx,+avx2 -C strip=symbols -C link-arg=-static -C link-arg=-static-libgcc -C link-arg=-Wl,--no-insert-timestamp"
+
+APT_PACKAGES=(rustc-web cargo-web rust-web-src gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 wine64 zip unzip)
+
+# System DLLs an exe may import: present on every Windows 10/11. Anything else (libgcc_s*,
+# libwinpthread*, libstdc++*, vcruntime*, ...) would have to ship in the ZIP, so it fails the build.
+SYSTEM_DLL_RE='^(kernel32|kernelbase|ntdll|msvcrt|ucrtbase|advapi32|bcrypt|bcryptprimitives|userenv|ws2_32|mswsock|user32|shell32|ole32|oleaut32|secur32|psapi|dbghelp|synchronization|powrprof|winmm|iphlpapi|ncrypt|crypt32|shlwapi|gdi32|version|rpcrt4|ntdll)\.dll$|^api-ms-win-[a-z0-9-]+\.dll$'
+
+log()  { printf '[windows.sh] %s\n' "$*"; }
+die()  { printf '[windows.sh] ERROR: %s\n' "$*" >&2; exit 1; }
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+# ---------------------------------------------------------------------------------------------
+# deps
+# ---------------------------------------------------------------------------------------------
+missing_packages() {
+    local p
+    for p in "${APT_PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || echo "$p"
+    done
+}
+
+retry() { # retry ATTEMPTS TIMEOUT_S cmd...
+    local attempts=$1 limit=$2 i=1 rc
+    shift 2
+    while :; do
+        rc=0
+        timeout -k 15 "$limit" "$@" || rc=$?
+        [ "$rc" -eq 0 ] && return 0
+        [ "$i" -ge "$attempts" ] && { log "failed $attempts times (last exit $rc): $*"; return "$rc"; }
+        log "attempt $i/$attempts failed (exit $rc): $*; retrying in $((i * 10)) s"
+        sleep $((i * 10))
+        i=$((i + 1))
+    done
+}
+
+DEPS_DONE=
+ensure_deps() {
+    [ -n "$DEPS_DONE" ] && return 0
+    local missing sudo=
+    missing=$(missing_packages | tr '\n' ' ')
+    if [ -n "${missing// /}" ]; then
+        if [ "$(id -u)" -ne 0 ]; then
+            command -v sudo >/dev/null || die "need root (or sudo) to install: $missing"
+            sudo="sudo -n"
+        fi
+        log "installing Debian packages: $missing"
+        local t0=$SECONDS
+        export DEBIAN_FRONTEND=noninteractive
+        retry 3 300 $sudo apt-get update -q -o Dpkg::Use-Pty=0 \
+            || die "apt-get update failed"
+        # shellcheck disable=SC2086
+        retry 3 600 $sudo apt-get install -y -q -o Dpkg::Use-Pty=0 -o DPkg::Lock::Timeout=120 $missing \
+            || die "apt-get install failed: $missing"
+        missing=$(missing_packages | tr '\n' ' ')
+        [ -z "${missing// /}" ] || die "still missing after install: $missing"
+        log "packages installed in $((SECONDS - t0)) s"
+    fi
+    find_tools
+    DEPS_DONE=1
+}
+
+find_tools() {
+    DEB_RUSTC=$(dpkg -L rustc-web | grep -E '^/usr/bin/rustc$' || dpkg -L rustc-web | grep -E '/bin/rustc$' | head -n1)
+    DEB_CARGO=$(dpkg -L cargo-web | grep -E '^/usr/bin/cargo$' || dpkg -L cargo-web | grep -E '/bin/cargo$' | grep -v /share/ | head -n1)
+    WINE64=$(dpkg -L wine64 | grep -E '/wine64$' | grep -v -E '/(share|doc)/' | head -n1)
+    WINESERVER="$(dirname "$WINE64")/wineserver"
+    [ -x "$WINESERVER" ] || WINESERVER=$(command -v wineserver || true)
+    MINGW_GCC=$(command -v x86_64-w64-mingw32-gcc || true)
+    OBJDUMP=$(command -v x86_64-w64-mingw32-objdump || true)
+    local t
+    for t in DEB_RUSTC DEB_CARGO WINE64 WINESERVER MINGW_GCC OBJDUMP; do
+        [ -n "${!t}" ] && [ -x "${!t}" ] || die "tool not found: $t (try: bash scripts/windows.sh deps)"
+    done
+    local src
+    src="$("$DEB_RUSTC" --print sysroot)/lib/rustlib/src/rust/library/std"
+    [ -d "$src" ] || die "Debian rustc has no std source at $src (package rust-web-src)"
+}
+
+cmd_deps() {
+    ensure_deps
+    log "rustc: $DEB_RUSTC ($("$DEB_RUSTC" --version))"
+    log "cargo: $DEB_CARGO ($("$DEB_CARGO" --version))"
+    log "mingw: $MINGW_GCC ($("$MINGW_GCC" -dumpversion))"
+    log "wine:  $WINE64 ($("$WINE64" --version 2>/dev/null || echo '?'))"
+}
+
+# ---------------------------------------------------------------------------------------------
+# build
+# ---------------------------------------------------------------------------------------------
+WIN_BUILT=
+build_windows() {
+    [ -n "$WIN_BUILT" ] && return 0
+    ensure_deps
+    local t0=$SECONDS rc=0
+    log "cargo build (Debian cargo, -Zbuild-std) for $TARGET into target/windows ..."
+    (
+        unset RUSTFLAGS CARGO_ENCODED_RUSTFLAGS CARGO_BUILD_RUSTFLAGS RUSTC_WRAPPER \
+              CARGO_BUILD_RUSTC_WRAPPER CARGO_BUILD_TARGET RUSTUP_TOOLCHAIN
+        export RUSTC="$DEB_RUSTC" RUSTDOC="$(dirname "$DEB_RUSTC")/rustdoc" RUSTC_BOOTSTRAP=1 \
+               CARGO_TARGET_DIR="$WIN_TARGET_DIR" \
+               CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER="$MINGW_GCC" \
+               CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUSTFLAGS="$WIN_RUSTFLAGS"
+        exec timeout -k 15 "${WIN_BUILD_TIMEOUT_S:-600}" "$DEB_CARGO" build --release \
+            -Zbuild-std=std,panic_abort --target "$TARGET" --bin "$BIN"
+    ) || rc=$?
+    [ "$rc" -eq 0 ] || die "Windows build failed (exit $rc$([ "$rc" -eq 124 ] && echo ', timed out'))"
+    [ -f "$BUILT_EXE" ] || die "build produced no $BUILT_EXE"
+    install -m 0755 "$BUILT_EXE" "$OUT_EXE"
+    check_exe "$OUT_EXE"
+    log "Windows build took $((SECONDS - t0)) s"
+    WIN_BUILT=1
+}
+
+check_exe() {
+    local exe=$1 name size dlls dll bad=0 hdr
+    name=$(basename "$exe")
+    [[ "$name" =~ ^pbrain-[A-Za-z0-9._-]+\.exe$ ]] || die "exe name '$name' breaks Gomocup naming rules"
+    [[ "$name" == *64* ]] || die "64-bit exe name '$name' must contain '64'"
+    hdr=$("$OBJDUMP" -p "$exe")
+    grep -q 'file format pei-x86-64' <<<"$hdr" || die "$name is not a PE32+ x86-64 image"
+    grep -Eq '^Subsystem[[:space:]]+00000003' <<<"$hdr" || die "$name is not a console (CUI) program"
+    dlls=$(sed -n 's/^[[:space:]]*DLL Name: //p' <<<"$hdr" | tr -d '\r')
+    for dll in $dlls; do
+        if ! [[ "${dll,,}" =~ $SYSTEM_DLL_RE ]]; then
+            printf '[windows.sh] ERROR: %s imports non-system DLL %s%s\n' "$name" "$dll" \
+                "$([[ "${dll,,}" =~ ^lib ]] && echo ' (mingw runtime: must be linked statically)')" >&2
+            bad=1
+        fi
+    done
+    [ "$bad" -eq 0 ] || die "$name would need DLLs that Windows does not ship (see above); if one is a real Windows system DLL, add it to SYSTEM_DLL_RE"
+    size=$(stat -c %s "$exe")
+    [ "$size" -lt "$MAX_EXE_BYTES" ] || die "$name is $size bytes, over Gomocup's 8 MB"
+    log "checked $name: PE32+ console exe, $size bytes ($((size / 1024)) KiB), imports: $(echo $dlls | tr ' ' ',')"
+}
+
+cmd_build() { build_windows; log "exe: $OUT_EXE"; }
+
+LINUX_BUILT=
+build_linux() {
+    [ -n "$LINUX_BUILT" ] && return 0
+    local t0=$SECONDS rc=0
+    log "cargo build --release (native, for the comparison) ..."
+    (
+        unset CARGO_TARGET_DIR CARGO_BUILD_TARGET
+        exec timeout -k 15 "${LINUX_BUILD_TIMEOUT_S:-600}" "${CARGO:-cargo}" build --release --bin "$BIN"
+    ) || rc=$?
+    [ "$rc" -eq 0 ] || die "Linux build failed (exit $rc$([ "$rc" -eq 124 ] && echo ', timed out'))"
+    [ -x "$LINUX_BIN" ] || die "no Linux binary at $LINUX_BIN"
+    log "Linux build took $((SECONDS - t0)) s"
+    LINUX_BUILT=1
+}
+
+# ---------------------------------------------------------------------------------------------
+# wine
+# ---------------------------------------------------------------------------------------------
+prepare_testdir() {
+    mkdir -p "$TEST_DIR"
+    install -m 0755 "$OUT_EXE" "$TEST_DIR/$EXE_NAME"
+    # Test-only: wine 8.0 lacks bcryptprimitives.dll (ProcessPrng), which Rust's std imports and
+    # Windows 10/11 ship. The DLL sits next to the test copy only, never in dist/ or the ZIP.
+    if [ ! -f "$TEST_DIR/bcryptprimitives.dll" ] || [ "$SHIM_SRC" -nt "$TEST_DIR/bcryptprimitives.dll" ]; then
+        timeout 120 "$MINGW_GCC" -O2 -shared -static-libgcc -s -Wall \
+            -o "$TEST_DIR/bcryptprimitives.dll" "$SHIM_SRC" -lbcrypt \
+            || die "building the test shim bcryptprimitives.dll failed"
+    fi
+}
+
+WINE_UP=
+wine_up() {
+    [ -n "$WINE_UP" ] && return 0
+    local t0 rc=0
+    if [ ! -f "$WINEPREFIX/system.reg" ]; then
+        log "creating wine prefix $WINEPREFIX (first start is slow) ..."
+        t0=$(now_ms)
+        rm -rf "$WINEPREFIX"
+        timeout -k 10 300 "$WINE64" wineboot -i >/dev/null 2>&1 || rc=$?
+        timeout -k 10 120 "$WINESERVER" -w || true
+        [ "$rc" -eq 0 ] && [ -f "$WINEPREFIX/system.reg" ] \
+            || die "wine prefix creation failed (exit $rc)"
+        log "wine prefix created in $(( $(now_ms) - t0 )) ms"
+    fi
+    # A wineserver kept alive between the runs (it exits by itself 30 s after the last client,
+    # and is stopped on exit below), so every transcript pays only the process start.
+    "$WINESERVER" -p30 || true
+    trap wine_down EXIT
+    WINE_UP=1
+}
+
+wine_down() {
+    [ -n "$WINE_UP" ] && timeout 30 "$WINESERVER" -k >/dev/null 2>&1 || true
+    WINE_UP=
+}
+
+# ---------------------------------------------------------------------------------------------
+# test: transcripts through both binaries
+# ---------------------------------------------------------------------------------------------
+normalise() { # stdin -> stdout: CR LF / CR -> LF, drop empty lines, MESSAGE/DEBUG per WIN_TEST_MESSAGES
+    local mode=${WIN_TEST_MESSAGES:-mask}
+    sed -e 's/\r$//' -e 's/\r/\n/g' | sed -e '/^[[:space:]]*$/d' |
+    case "$mode" in
+        exact) cat ;;
+        drop)  sed -E '/^(message|debug)( |$)/Id' ;;
+        mask)  sed -E '/^(message|debug)( |$)/I s/[0-9]+/#/g' ;;
+        *)     die "WIN_TEST_MESSAGES must be mask, exact or drop" ;;
+    esac
+}
+
+run_one() { # run_one KIND TRANSCRIPT OUTBASE -> sets RUN_RC, RUN_MS
+    local kind=$1 in=$2 out=$3 t0
+    t0=$(now_ms)
+    RUN_RC=0
+    if [ "$kind" = linux ]; then
+        (cd "$TEST_DIR" && exec timeout -k 5 "${LINUX_RUN_TIMEOUT_S:-60}" "$LINUX_BIN") \
+            <"$in" >"$out.out" 2>"$out.err" || RUN_RC=$?
+    else
+        (cd "$TEST_DIR" && exec timeout -k 5 "${WIN_RUN_TIMEOUT_S:-120}" "$WINE64" "$TEST_DIR/$EXE_NAME") \
+            <"$in" >"$out.out" 2>"$out.err" || RUN_RC=$?
+    fi
+    RUN_MS=$(( $(now_ms) - t0 ))
+    normalise <"$out.out" >"$out.norm"
+}
+
+cmd_test() {
+    build_linux
+    build_windows
+    prepare_testdir
+    wine_up
+    rm -rf "$RESULTS_DIR"; mkdir -p "$RESULTS_DIR"
+    local files=() f name base pass=0 fail=0 why lrc lms wrc wms
+    if [ -n "${WIN_TRANSCRIPTS:-}" ]; then read -r -a files <<<"$WIN_TRANSCRIPTS"
+    else files=("$ROOT"/scripts/transcripts/*.in); fi
+    [ -e "${files[0]}" ] || die "no transcripts found"
+    for f in "${files[@]}"; do
+        name=$(basename "$f" .in); base="$RESULTS_DIR/$name"; why=
+        run_one linux "$f" "$base.linux";  lrc=$RUN_RC; lms=$RUN_MS
+        run_one linux "$f" "$base.linux2"
+        if ! cmp -s "$base.linux.norm" "$base.linux2.norm" || [ "$lrc" -ne "$RUN_RC" ]; then
+            why="not deterministic: two Linux runs differ (use INFO max_depth / max_node, forced positions)"
+            diff -u "$base.linux.norm" "$base.linux2.norm" | head -n 30 >&2 || true
+        fi
+        run_one wine "$f" "$base.wine"; wrc=$RUN_RC; wms=$RUN_MS
+        if [ -z "$why" ]; then
+            if [ "$lrc" -ge 124 ] || [ "$wrc" -ge 124 ]; then
+                why="timed out or killed (linux exit $lrc, wine exit $wrc)"
+            elif ! cmp -s "$base.linux.norm" "$base.wine.norm"; then
+                why="stdout differs (linux exit $lrc, wine exit $wrc)"
+                [ "$wrc" -eq 53 ] && why="$why; wine exit 53 = c0000135 STATUS_DLL_NOT_FOUND: the exe imports a DLL wine lacks (run WINEDEBUG=+module wine64 on it)"
+                diff -u --label "linux/$name" --label "wine/$name" "$base.linux.norm" "$base.wine.norm" \
+                    | head -n 40 >&2 || true
+                [ -s "$base.wine.err" ] && { echo "--- wine stderr:" >&2; head -n 20 "$base.wine.err" >&2; }
+            elif [ "$lrc" -ne "$wrc" ]; then
+                why="exit status differs: linux $lrc, wine $wrc"
+            fi
+        fi
+        if [ -z "$why" ]; then
+            pass=$((pass + 1))
+            log "PASS $name ($(wc -l <"$base.linux.norm") lines; linux ${lms} ms, wine ${wms} ms)"
+        else
+            fail=$((fail + 1))
+            log "FAIL $name: $why (outputs in ${base#"$ROOT/"}.*)"
+        fi
+    done
+    wine_down
+    echo "transcripts: $pass passed, $fail failed"
+    [ "$fail" -eq 0 ]
+}
+
+# ---------------------------------------------------------------------------------------------
+# package
+# ---------------------------------------------------------------------------------------------
+cmd_package() {
+    build_windows
+    command -v zip >/dev/null && command -v unzip >/dev/null || die "zip/unzip missing (run deps)"
+    local version stage zipf listing size esize epoch
+    version=$(sed -n 's/^version[[:space:]]*=[[:space:]]*"\([^"]*\)".*/\1/p' Cargo.toml | head -n1)
+    stage="$WIN_TARGET_DIR/package"
+    zipf="$DIST_DIR/rensa-${version:-dev}-gomocup.zip"
+    rm -rf "$stage"; mkdir -p "$stage" "$DIST_DIR"; rm -f "$zipf"
+    install -m 0755 "$OUT_EXE" "$stage/$EXE_NAME"
+    # Fixed time stamp (last commit) and no extra attributes: same exe -> same ZIP bytes.
+    epoch=$(git -C "$ROOT" log -1 --format=%ct 2>/dev/null || echo 1700000000)
+    touch -d "@$epoch" "$stage/$EXE_NAME"
+    (cd "$stage" && TZ=UTC zip -X -9 -q "$zipf" "$EXE_NAME") || die "zip failed"
+    unzip -tq "$zipf" >/dev/null || die "zip test failed"
+    listing=$(unzip -Z1 "$zipf")
+    [ "$listing" = "$EXE_NAME" ] || die "ZIP must hold exactly $EXE_NAME at its root, holds: $listing"
+    check_exe "$stage/$EXE_NAME"
+    size=$(stat -c %s "$zipf"); esize=$(stat -c %s "$OUT_EXE")
+    log "ZIP: ${zipf#"$ROOT/"}: $size bytes ($((size / 1024)) KiB), holds $EXE_NAME ($esize bytes unpacked)"
+    echo "$zipf $size"
+}
+
+# ---------------------------------------------------------------------------------------------
+# startup: wine overhead (START/END) against the Linux binary
+# ---------------------------------------------------------------------------------------------
+time_runs() { # time_runs N cmd... -> prints "min/median/max ms"
+    local n=$1 i t0 ts=()
+    shift
+    for ((i = 0; i < n; i++)); do
+        t0=$(now_ms)
+        printf 'START 15\r\nEND\r\n' | "$@" >/dev/null 2>&1 || true
+        ts+=($(( $(now_ms) - t0 )))
+    done
+    printf '%s\n' "${ts[@]}" | sort -n | awk '{a[NR]=$1} END {printf "min %d / median %d / max %d ms (%d runs)", a[1], a[int((NR+1)/2)], a[NR], NR}'
+}
+
+cmd_startup() {
+    build_linux; build_windows; prepare_testdir
+    local n=${1:-10}
+    cd "$TEST_DIR"
+    if [ "${2:-}" = --fresh-prefix ]; then
+        log "removing the wine prefix to time a first start"; timeout 30 "$WINESERVER" -k 2>/dev/null || true
+        rm -rf "$WINEPREFIX"
+        local t1
+        t1=$(now_ms)
+        log "first start, exe answered and exited: $(time_runs 1 timeout 300 "$WINE64" "./$EXE_NAME")"
+        timeout 300 "$WINESERVER" -w || true
+        log "first start, prefix fully written:    $(( $(now_ms) - t1 )) ms"
+    fi
+    wine_up
+    log "linux binary:                  $(time_runs "$n" "$LINUX_BIN")"
+    log "wine, wineserver already up:   $(time_runs "$n" "$WINE64" "./$EXE_NAME")"
+    wine_down
+    local i ts=() t0
+    for ((i = 0; i < n; i++)); do
+        timeout 30 "$WINESERVER" -k 2>/dev/null || true; timeout 30 "$WINESERVER" -w 2>/dev/null || true
+        t0=$(now_ms); printf 'START 15\r\nEND\r\n' | "$WINE64" "./$EXE_NAME" >/dev/null 2>&1 || true
+        ts+=($(( $(now_ms) - t0 )))
+    done
+    log "wine, no wineserver running:   $(printf '%s\n' "${ts[@]}" | sort -n | awk '{a[NR]=$1} END {printf "min %d / median %d / max %d ms (%d runs)", a[1], a[int((NR+1)/2)], a[NR], NR}')"
+    timeout 30 "$WINESERVER" -k 2>/dev/null || true
+}
+
+# ---------------------------------------------------------------------------------------------
+# ci
+# ---------------------------------------------------------------------------------------------
+cmd_ci() {
+    local budget=${WIN_CI_BUDGET_S:-840} rc=0 t0=$SECONDS
+    log "ci: deps + build + test + package, at most $budget s"
+    timeout -k 30 "$budget" bash "$SELF" _ci || rc=$?
+    [ "$rc" -eq 124 ] && log "ci: TIMED OUT after $budget s"
+    log "ci: finished in $((SECONDS - t0)) s, exit $rc"
+    return "$rc"
+}
+
+step() { # step NAME fn
+    local t0=$SECONDS
+    log "=== $1"
+    "$2"
+    log "=== $1 done in $((SECONDS - t0)) s"
+}
+
+cmd_ci_inner() {
+    step deps cmd_deps
+    step build cmd_build
+    step test cmd_test
+    step package cmd_package
+}
+
+case "${1:-}" in
+    deps)    cmd_deps ;;
+    build)   cmd_build ;;
+    test)    cmd_test ;;
+    package) cmd_package ;;
+    ci)      cmd_ci ;;
+    _ci)     cmd_ci_inner ;;
+    startup) shift; ensure_deps; cmd_startup "$@" ;;
+    check)   [ -n "${2:-}" ] || die "usage: windows.sh check FILE.exe"; ensure_deps; check_exe "$2" ;;
+    *)       sed -n '2,/^# How the cross/p' "$SELF" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 2 ;;
+esac

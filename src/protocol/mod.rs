@@ -1,0 +1,440 @@
+//! The Gomocup/Piskvork protocol (with the Yixin-Board extensions analysis GUIs use): turns
+//! lines of text into engine calls and engine answers into replies. See `protocol.md`.
+
+pub mod parse;
+
+use crate::board::Pos;
+use crate::engine::{Engine, Owner, Swap2Answer, ThinkLimits};
+use crate::eval::score_text;
+use crate::rules::Rule;
+use crate::search::time::Clock;
+use crate::search::SearchResult;
+use parse::{parse, parse_int, parse_pair, parse_triple, Command};
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+pub const ABOUT: &str = concat!(
+    "name=\"Rensa\", version=\"",
+    env!("CARGO_PKG_VERSION"),
+    "\", author=\"The Rensa developers\", country=\"International\", www=\"",
+    env!("CARGO_PKG_REPOSITORY"),
+    "\""
+);
+
+/// Turn time assumed until the manager sends `INFO timeout_turn`.
+const DEFAULT_TURN_MS: u64 = 5000;
+
+/// Whether the session goes on after a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BlockKind {
+    Board,
+    YxBoard,
+    Swap2,
+}
+
+impl BlockKind {
+    fn name(self) -> &'static str {
+        match self {
+            BlockKind::Board => "BOARD",
+            BlockKind::YxBoard => "YXBOARD",
+            BlockKind::Swap2 => "SWAP2BOARD",
+        }
+    }
+}
+
+/// A multi-line command being read: its stone lines so far and the first bad one.
+struct Block {
+    kind: BlockKind,
+    stones: Vec<(i64, i64, i64)>,
+    error: Option<String>,
+}
+
+/// One protocol session: the game settings and the engine, writing replies to `out`.
+pub struct Session<W: Write> {
+    engine: Engine,
+    out: W,
+    started: bool,
+    rule: Rule,
+    clock: Clock,
+    max_depth: Option<i32>,
+    max_nodes: Option<u64>,
+    /// Set after `YXSHOWINFO`: Yixin-Board numbers renju as rule 2.
+    yixin: bool,
+    block: Option<Block>,
+    /// Set by the input reader when END arrives, so an answer in progress is dropped.
+    quit: Arc<AtomicBool>,
+}
+
+impl<W: Write> Session<W> {
+    pub fn new(engine: Engine, out: W, quit: Arc<AtomicBool>) -> Session<W> {
+        Session {
+            engine,
+            out,
+            started: false,
+            rule: Rule::Freestyle,
+            clock: Clock {
+                turn_ms: DEFAULT_TURN_MS,
+                match_ms: 0,
+                left_ms: None,
+            },
+            max_depth: None,
+            max_nodes: None,
+            yixin: false,
+            block: None,
+            quit,
+        }
+    }
+
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    pub fn output(&self) -> &W {
+        &self.out
+    }
+
+    fn reply(&mut self, line: &str) -> Flow {
+        let ok = writeln!(self.out, "{line}").and_then(|_| self.out.flush());
+        if ok.is_err() {
+            // nobody is listening any more
+            return Flow::Quit;
+        }
+        Flow::Continue
+    }
+
+    fn error(&mut self, why: impl std::fmt::Display) -> Flow {
+        log::warn!("ERROR {why}");
+        self.reply(&format!("ERROR {why}"))
+    }
+
+    /// Handles one input line.
+    pub fn handle_line(&mut self, line: &str) -> Flow {
+        log::trace!("< {line}");
+        if self.block.is_some() {
+            return self.block_line(line);
+        }
+        match parse(line) {
+            Err(why) => self.error(why),
+            Ok(None) => Flow::Continue,
+            Ok(Some(cmd)) => self.command(cmd),
+        }
+    }
+
+    fn block_line(&mut self, line: &str) -> Flow {
+        let t = line.trim();
+        if t.is_empty() {
+            return Flow::Continue;
+        }
+        let block = self.block.as_mut().expect("in a block");
+        if t.eq_ignore_ascii_case("DONE") {
+            let block = self.block.take().expect("in a block");
+            return self.finish_block(block);
+        }
+        let stone = match block.kind {
+            BlockKind::Swap2 => parse_pair(t).map(|(x, y)| (x, y, 0)),
+            _ => parse_triple(t),
+        };
+        match stone {
+            Ok(s) => block.stones.push(s),
+            Err(why) => {
+                // A command inside the block means the manager gave up on it.
+                if let Ok(Some(cmd)) = parse(t) {
+                    if !matches!(cmd, Command::Unknown(_)) {
+                        let name = block.kind.name();
+                        self.block = None;
+                        if self.error(format!("{name} ended without DONE")) == Flow::Quit {
+                            return Flow::Quit;
+                        }
+                        return self.command(cmd);
+                    }
+                }
+                if block.error.is_none() {
+                    block.error = Some(why);
+                }
+            }
+        }
+        Flow::Continue
+    }
+
+    fn command(&mut self, cmd: Command) -> Flow {
+        match cmd {
+            Command::Start(n) => self.start(n, n),
+            Command::RectStart(w, h) => self.start(w, h),
+            Command::Restart => {
+                if !self.started {
+                    return self.error("no board yet: send START first");
+                }
+                let (w, h) = (self.engine.board().width(), self.engine.board().height());
+                self.engine.new_game(w, h, self.rule);
+                self.reply("OK")
+            }
+            Command::Begin => {
+                if !self.started {
+                    return self.error("no board yet: send START first");
+                }
+                self.think_and_reply()
+            }
+            Command::Turn(x, y) => {
+                if !self.started {
+                    return self.error("no board yet: send START first");
+                }
+                match self.engine.play(x, y) {
+                    Ok(_) => self.think_and_reply(),
+                    Err(e) => self.error(e),
+                }
+            }
+            Command::Board => self.open_block(BlockKind::Board),
+            Command::YxBoard => self.open_block(BlockKind::YxBoard),
+            Command::Swap2Board => self.open_block(BlockKind::Swap2),
+            Command::Done => self.error("DONE without BOARD"),
+            Command::Info(key, value) => self.info(&key, &value),
+            Command::End => Flow::Quit,
+            Command::About => self.reply(ABOUT),
+            Command::Takeback(x, y) => {
+                if !self.started {
+                    return self.error("no board yet: send START first");
+                }
+                match self.engine.takeback(x, y) {
+                    Ok(()) => self.reply("OK"),
+                    Err(e) => self.error(e),
+                }
+            }
+            Command::Play(x, y) => {
+                if !self.started {
+                    return self.error("no board yet: send START first");
+                }
+                match self.engine.check_move(x, y) {
+                    Err(e) => self.error(e),
+                    Ok(p) => {
+                        if self.engine.board().side() == crate::board::Color::Black {
+                            if let Some(foul) = self.engine.foul(p) {
+                                return self.error(format!(
+                                    "{x},{y} is forbidden for black ({})",
+                                    foul.name()
+                                ));
+                            }
+                        }
+                        self.engine.commit(p);
+                        self.reply(&format!("{x},{y}"))
+                    }
+                }
+            }
+            // Nothing is running: nothing to stop.
+            Command::Stop => Flow::Continue,
+            Command::YxShowForbid => {
+                let pts: String = self
+                    .engine
+                    .forbidden_points()
+                    .iter()
+                    .map(|p| format!("{:02}{:02}", p.x(), p.y()))
+                    .collect();
+                self.reply(&format!("FORBID {pts}."))
+            }
+            Command::YxShowInfo => {
+                self.yixin = true;
+                if self.reply("MESSAGE INFO MAX_THREAD_NUM 1") == Flow::Quit {
+                    return Flow::Quit;
+                }
+                // log2 of the largest table in KiB
+                self.reply("MESSAGE INFO MAX_HASH_SIZE 18")
+            }
+            Command::YxHashClear => {
+                self.engine.clear_hash();
+                Flow::Continue
+            }
+            Command::YxShowHashUsage => {
+                let mib = self.engine.tt_bytes() >> 20;
+                self.reply(&format!("MESSAGE hash size {mib} MiB"))
+            }
+            Command::Unknown(name) => self.reply(&format!("UNKNOWN command {name}")),
+        }
+    }
+
+    fn start(&mut self, w: i64, h: i64) -> Flow {
+        if !Engine::size_supported(w, h) {
+            return self.error(format!(
+                "unsupported board size {w}x{h} (5 to 32 on each side)"
+            ));
+        }
+        self.engine.new_game(w as usize, h as usize, self.rule);
+        self.started = true;
+        self.reply("OK")
+    }
+
+    fn open_block(&mut self, kind: BlockKind) -> Flow {
+        self.block = Some(Block {
+            kind,
+            stones: Vec::new(),
+            error: None,
+        });
+        Flow::Continue
+    }
+
+    fn finish_block(&mut self, block: Block) -> Flow {
+        if !self.started {
+            return self.error("no board yet: send START first");
+        }
+        if let Some(why) = block.error {
+            return self.error(format!("{}: {why}", block.kind.name()));
+        }
+        match block.kind {
+            BlockKind::Board | BlockKind::YxBoard => {
+                let mut stones = Vec::with_capacity(block.stones.len());
+                for &(x, y, f) in &block.stones {
+                    let owner = match f {
+                        1 => Owner::Own,
+                        2 => Owner::Opponent,
+                        3 => Owner::Blocked,
+                        _ => return self.error(format!("bad field {f} in {x},{y},{f}")),
+                    };
+                    stones.push((x, y, owner));
+                }
+                if let Err(e) = self.engine.set_position(&stones) {
+                    return self.error(e);
+                }
+                if block.kind == BlockKind::Board {
+                    self.think_and_reply()
+                } else {
+                    Flow::Continue
+                }
+            }
+            BlockKind::Swap2 => {
+                let stones: Vec<(i64, i64)> = block.stones.iter().map(|s| (s.0, s.1)).collect();
+                let t = self.think_limits();
+                match self.engine.swap2(&stones, &t) {
+                    Err(_) => self.error(format!(
+                        "SWAP2BOARD needs 0, 3 or 5 distinct stones on the board, got {}",
+                        stones.len()
+                    )),
+                    Ok(_) if self.quit.load(Ordering::Relaxed) => Flow::Quit,
+                    Ok(Swap2Answer::Swap) => self.reply("SWAP"),
+                    Ok(Swap2Answer::Move(p)) => self.reply(&coords(p)),
+                    Ok(Swap2Answer::Opening(ps)) => {
+                        let s: Vec<String> = ps.iter().map(|&p| coords(p)).collect();
+                        self.reply(&s.join(" "))
+                    }
+                }
+            }
+        }
+    }
+
+    fn info(&mut self, key: &str, value: &str) -> Flow {
+        let int = |what: &str| parse_int(value, what);
+        let result: Result<(), String> = (|| {
+            match key {
+                "timeout_turn" => self.clock.turn_ms = int("timeout_turn")?.max(0) as u64,
+                "timeout_match" => self.clock.match_ms = int("timeout_match")?.max(0) as u64,
+                "time_left" => self.clock.left_ms = Some(int("time_left")?),
+                "max_memory" => {
+                    let v = int("max_memory")?;
+                    self.engine.set_memory_limit(v.max(0) as u64);
+                }
+                "hash_size" => {
+                    // Yixin-Board: KiB, 0 = default
+                    let kib = int("hash_size")?.max(0) as u64;
+                    self.engine.set_memory_limit(if kib == 0 {
+                        0
+                    } else {
+                        (kib << 10) + (24 << 20)
+                    });
+                }
+                "rule" => {
+                    let v = int("rule")?;
+                    let rule = if self.yixin && v == 2 {
+                        Some(Rule::Renju)
+                    } else {
+                        Rule::from_info(v)
+                    };
+                    let rule = rule.ok_or_else(|| format!("unsupported rule {v}"))?;
+                    self.rule = rule;
+                    self.engine.set_rule(rule);
+                }
+                "max_depth" => {
+                    let v = int("max_depth")?;
+                    self.max_depth = (v > 0).then_some(v.min(1000) as i32);
+                }
+                "max_node" => {
+                    let v = int("max_node")?;
+                    self.max_nodes = (v > 0).then_some(v as u64);
+                }
+                "game_type" => {
+                    int("game_type")?;
+                }
+                // folder, evaluate, thread_num, show_detail and any other key: ignored
+                _ => {}
+            }
+            Ok(())
+        })();
+        match result {
+            Ok(()) => Flow::Continue,
+            Err(why) => self.error(format!("INFO {key}: {why}")),
+        }
+    }
+
+    fn think_limits(&self) -> ThinkLimits {
+        ThinkLimits {
+            clock: self.clock,
+            max_depth: self.max_depth,
+            max_nodes: self.max_nodes,
+        }
+    }
+
+    fn think_and_reply(&mut self) -> Flow {
+        let limits = self.engine.limits(&self.think_limits());
+        let r = self.engine.think(&limits, &mut |it| {
+            log::debug!(
+                "depth {} ev {} nodes {} time {} pv {}",
+                it.depth,
+                score_text(it.score),
+                it.nodes,
+                it.elapsed_ms,
+                pv_text(&it.pv)
+            )
+        });
+        if self.quit.load(Ordering::Relaxed) {
+            return Flow::Quit;
+        }
+        match r.best {
+            None => self.error("no legal move"),
+            Some(p) => {
+                self.engine.commit(p);
+                let msg = summary(&r);
+                log::info!("{msg}");
+                if self.reply(&format!("MESSAGE {msg}")) == Flow::Quit {
+                    return Flow::Quit;
+                }
+                self.reply(&coords(p))
+            }
+        }
+    }
+}
+
+fn coords(p: Pos) -> String {
+    format!("{},{}", p.x(), p.y())
+}
+
+fn pv_text(pv: &[Pos]) -> String {
+    pv.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" ")
+}
+
+/// The one-line search summary sent as a MESSAGE before each move.
+fn summary(r: &SearchResult) -> String {
+    let nps = r.nodes * 1000 / r.elapsed_ms.max(1);
+    format!(
+        "depth {}-{} ev {} nodes {} nps {} time {} pv {}",
+        r.depth,
+        r.seldepth,
+        score_text(r.score),
+        r.nodes,
+        nps,
+        r.elapsed_ms,
+        pv_text(&r.pv)
+    )
+}

@@ -1,0 +1,176 @@
+//! Parsing of protocol lines into commands: a pure function, no state, no panics.
+
+/// One line from the manager, as a command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Start(i64),
+    RectStart(i64, i64),
+    Restart,
+    Begin,
+    Turn(i64, i64),
+    /// `BOARD`: stone lines `x,y,f` follow until `DONE`, then we move.
+    Board,
+    /// `YXBOARD`: like BOARD, but no move afterwards.
+    YxBoard,
+    /// `SWAP2BOARD`: stone lines `x,y` follow until `DONE`.
+    Swap2Board,
+    Done,
+    /// `INFO key value`, key in lower case.
+    Info(String, String),
+    End,
+    About,
+    Takeback(i64, i64),
+    Play(i64, i64),
+    /// `STOP` or `YXSTOP`: answer now (only meaningful while thinking).
+    Stop,
+    YxShowForbid,
+    YxShowInfo,
+    YxHashClear,
+    YxShowHashUsage,
+    /// A command we do not know: its name.
+    Unknown(String),
+}
+
+/// Parses one line (without its line ending). `Ok(None)` for a blank line.
+pub fn parse(line: &str) -> Result<Option<Command>, String> {
+    let line = line.trim();
+    if line.is_empty() {
+        return Ok(None);
+    }
+    let (word, rest) = match line.find(char::is_whitespace) {
+        Some(i) => (&line[..i], line[i..].trim()),
+        None => (line, ""),
+    };
+    let name = word.to_ascii_uppercase();
+    let no_args = |c: Command| -> Result<Option<Command>, String> {
+        if rest.is_empty() {
+            Ok(Some(c))
+        } else {
+            Err(format!("{name} takes no arguments"))
+        }
+    };
+    match name.as_str() {
+        "START" => Ok(Some(Command::Start(parse_int(rest, "board size")?))),
+        "RECTSTART" => {
+            let (w, h) = parse_pair(rest).map_err(|e| format!("RECTSTART: {e}"))?;
+            Ok(Some(Command::RectStart(w, h)))
+        }
+        "RESTART" => no_args(Command::Restart),
+        "BEGIN" => no_args(Command::Begin),
+        "TURN" => {
+            let (x, y) = parse_pair(rest).map_err(|e| format!("TURN: {e}"))?;
+            Ok(Some(Command::Turn(x, y)))
+        }
+        "BOARD" => no_args(Command::Board),
+        "YXBOARD" => no_args(Command::YxBoard),
+        "SWAP2BOARD" => no_args(Command::Swap2Board),
+        "DONE" => no_args(Command::Done),
+        "INFO" => {
+            let (key, value) = match rest.find(char::is_whitespace) {
+                Some(i) => (&rest[..i], rest[i..].trim()),
+                None => (rest, ""),
+            };
+            if key.is_empty() {
+                return Err("INFO needs a key".into());
+            }
+            Ok(Some(Command::Info(key.to_ascii_lowercase(), value.to_string())))
+        }
+        "END" => Ok(Some(Command::End)),
+        "ABOUT" => Ok(Some(Command::About)),
+        "TAKEBACK" => {
+            let (x, y) = parse_pair(rest).map_err(|e| format!("TAKEBACK: {e}"))?;
+            Ok(Some(Command::Takeback(x, y)))
+        }
+        "PLAY" => {
+            let (x, y) = parse_pair(rest).map_err(|e| format!("PLAY: {e}"))?;
+            Ok(Some(Command::Play(x, y)))
+        }
+        "STOP" | "YXSTOP" => Ok(Some(Command::Stop)),
+        "YXSHOWFORBID" => Ok(Some(Command::YxShowForbid)),
+        "YXSHOWINFO" => Ok(Some(Command::YxShowInfo)),
+        "YXHASHCLEAR" => Ok(Some(Command::YxHashClear)),
+        "YXSHOWHASHUSAGE" => Ok(Some(Command::YxShowHashUsage)),
+        _ => Ok(Some(Command::Unknown(word.to_string()))),
+    }
+}
+
+/// A whole integer; bounded so arithmetic on it cannot overflow.
+pub fn parse_int(s: &str, what: &str) -> Result<i64, String> {
+    let s = s.trim();
+    if s.is_empty() {
+        return Err(format!("missing {what}"));
+    }
+    match s.parse::<i64>() {
+        Ok(v) if v.abs() < 1 << 53 => Ok(v),
+        Ok(_) => Err(format!("{what} out of range: {s}")),
+        Err(_) => Err(format!("bad {what}: {s}")),
+    }
+}
+
+/// `x,y` (spaces around the numbers allowed).
+pub fn parse_pair(s: &str) -> Result<(i64, i64), String> {
+    let parts: Vec<&str> = s.split(',').collect();
+    if parts.len() != 2 {
+        return Err(format!("expected x,y, got '{s}'"));
+    }
+    Ok((
+        parse_int(parts[0], "coordinate")?,
+        parse_int(parts[1], "coordinate")?,
+    ))
+}
+
+/// `x,y,f` of a BOARD block.
+pub fn parse_triple(s: &str) -> Result<(i64, i64, i64), String> {
+    let parts: Vec<&str> = s.trim().split(',').collect();
+    if parts.len() != 3 {
+        return Err(format!("expected x,y,field, got '{}'", s.trim()));
+    }
+    Ok((
+        parse_int(parts[0], "coordinate")?,
+        parse_int(parts[1], "coordinate")?,
+        parse_int(parts[2], "field")?,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_are_case_insensitive() {
+        assert_eq!(parse("start 15"), Ok(Some(Command::Start(15))));
+        assert_eq!(parse("Turn 3,4"), Ok(Some(Command::Turn(3, 4))));
+        assert_eq!(parse("TURN 3, 4"), Ok(Some(Command::Turn(3, 4))));
+        assert_eq!(parse("  board "), Ok(Some(Command::Board)));
+        assert_eq!(parse("yxstop"), Ok(Some(Command::Stop)));
+        assert_eq!(parse(""), Ok(None));
+    }
+
+    #[test]
+    fn info_keeps_the_value_whole() {
+        assert_eq!(
+            parse("INFO folder C:\\My Games\\x"),
+            Ok(Some(Command::Info("folder".into(), "C:\\My Games\\x".into())))
+        );
+        assert_eq!(
+            parse("INFO TIMEOUT_TURN 1000"),
+            Ok(Some(Command::Info("timeout_turn".into(), "1000".into())))
+        );
+        assert!(parse("INFO").is_err());
+    }
+
+    #[test]
+    fn bad_input_is_an_error_not_a_panic() {
+        assert!(parse("START").is_err());
+        assert!(parse("START abc").is_err());
+        assert!(parse("START 99999999999999999999999").is_err());
+        assert!(parse("TURN 1").is_err());
+        assert!(parse("TURN 1,2,3").is_err());
+        assert!(parse("TURN a,b").is_err());
+        assert!(parse("RECTSTART 20").is_err());
+        assert!(parse("BEGIN now").is_err());
+        assert_eq!(parse("FOO 1"), Ok(Some(Command::Unknown("FOO".into()))));
+        assert!(parse_triple("1,2").is_err());
+        assert_eq!(parse_triple(" 1,2,3 "), Ok((1, 2, 3)));
+    }
+}
