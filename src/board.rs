@@ -502,8 +502,6 @@ impl Board {
                 let q = (p.index() as isize + k * off) as usize;
                 self.keys[q][d] |= bits << (2 * slot(-k));
                 if self.grid.cells[q] == EMPTY {
-                    let before = self.info[q];
-                    self.log.push((q as u16, before));
                     self.refresh_cell(q, d);
                 }
             }
@@ -605,18 +603,34 @@ impl Board {
         self.pcounts[c.index()][p as usize]
     }
 
-    /// Re-reads line `d` of the empty cell `q` from its key and re-derives its classes.
+    /// Re-reads line `d` of the empty cell `q` from its key and re-derives its classes,
+    /// logging the old data first when anything changes.
+    #[inline]
     fn refresh_cell(&mut self, q: usize, d: usize) {
-        let old = self.info[q];
-        self.remove_counts(&old);
         let key = self.keys[q][d];
+        let new = [self.tables.pattern(0, key), self.tables.pattern(1, key)];
+        let old = self.info[q];
+        if new[0] == old.pat[0][d] && new[1] == old.pat[1][d] {
+            return;
+        }
+        self.log.push((q as u16, old));
         let mut info = old;
         for s in 0..2 {
-            info.pat[s][d] = self.tables.pattern(s, key);
+            if new[s] == old.pat[s][d] {
+                continue;
+            }
+            self.pcounts[s][old.pat[s][d] as usize] -= 1;
+            self.pcounts[s][new[s] as usize] += 1;
+            info.pat[s][d] = new[s];
         }
         self.classify(&mut info);
+        for s in 0..2 {
+            if info.threat[s] != old.threat[s] {
+                self.counts[s][old.threat[s] as usize] -= 1;
+                self.counts[s][info.threat[s] as usize] += 1;
+            }
+        }
         self.info[q] = info;
-        self.add_counts(&info);
     }
 
     /// Derives both colours' classes from the line patterns. A renju double-three candidate
@@ -843,6 +857,42 @@ mod tests {
         }
         assert_eq!(b.hash(), fresh_hash);
         assert_eq!(b.count(Color::Black, Threat::None), 225);
+    }
+
+    /// Random make/undo sequences: the incremental data always equals a fresh recomputation.
+    #[test]
+    fn incremental_matches_scratch_on_random_games() {
+        let mut seed: u64 = 0x1234_5678;
+        let mut rnd = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut checks = 0;
+        for rule in Rule::ALL {
+            for (w, h) in [(15, 15), (20, 20), (5, 5), (9, 13)] {
+                let mut b = Board::new(w, h, rule);
+                for _ in 0..(w * h * 2).min(400) {
+                    // mostly moves, sometimes undo, so deep and shallow states both occur
+                    if b.ply() > 0 && (rnd(4) == 0 || b.is_full()) {
+                        b.undo();
+                    } else {
+                        let empties: Vec<Pos> = b.empty_cells().collect();
+                        let p = empties[rnd(empties.len())];
+                        if rnd(15) == 0 {
+                            b.pass();
+                        } else {
+                            b.make(p);
+                        }
+                    }
+                    b.check_consistency()
+                        .unwrap_or_else(|e| panic!("{rule:?} {w}x{h} after {:?}: {e}", b.history()));
+                    checks += 1;
+                }
+            }
+        }
+        assert!(checks > 5000);
     }
 
     #[test]

@@ -246,7 +246,8 @@ impl Worker<'_> {
             moves.push(Scored { mv: p, score });
         }
         self.move_buf = cands;
-        moves.sort_by(|a, b| b.score.cmp(&a.score));
+        // best first; equal scores by cell index, so the order never depends on the sort
+        moves.sort_unstable_by(|a, b| b.score.cmp(&a.score).then(a.mv.cmp(&b.mv)));
         moves
     }
 
