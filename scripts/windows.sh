@@ -26,9 +26,11 @@
 # Environment knobs (all optional):
 #   WIN_CI_BUDGET_S   whole `ci` run limit in seconds (default 840 = 14 min)
 #   WIN_BUILD_TIMEOUT_S, LINUX_BUILD_TIMEOUT_S  per cargo build (default 600 each)
-#   WIN_RUN_TIMEOUT_S per transcript under wine (default 120); LINUX_RUN_TIMEOUT_S (default 60)
-#   WIN_TEST_MESSAGES how MESSAGE/DEBUG lines are compared: mask (default: digits masked, so that
-#                     times and speeds may differ), exact, or drop
+#   WIN_REPLY_TIMEOUT_S / LINUX_REPLY_TIMEOUT_S  wait for one answer (default 60 / 30)
+#   WIN_RUN_TIMEOUT_S / LINUX_RUN_TIMEOUT_S      one whole transcript (default 240 / 120)
+#   WIN_TEST_MESSAGES how MESSAGE/DEBUG lines are compared: mask (default: only wall-clock values,
+#                     the numbers after time/nps/speed/tm, are masked), digits (all numbers masked),
+#                     exact, or drop
 #   WIN_TRANSCRIPTS   space-separated list of transcript files (default scripts/transcripts/*.in)
 set -euo pipefail
 
@@ -55,6 +57,8 @@ export WINEPREFIX="$WIN_TARGET_DIR/wineprefix"
 export WINEDEBUG=-all
 # No wine-mono / wine-gecko install prompts (and a faster prefix creation): Rensa needs neither.
 export WINEDLLOVERRIDES="mscoree,mshtml="
+# Headless: no wine windows (prefix-creation dialogs) on a developer's desktop.
+unset DISPLAY WAYLAND_DISPLAY
 
 # CPU baseline. Gomocup's stated baseline is SSE4.1, SSE4.2, POPCNT, AVX, AVX2 (reference §2.1).
 # We enable exactly those on top of plain x86-64 (plus SSE3/SSSE3, which every AVX CPU has), and
@@ -66,7 +70,7 @@ export WINEDLLOVERRIDES="mscoree,mshtml="
 # the same source gives the same bytes.
 WIN_RUSTFLAGS="-C target-cpu=x86-64 -C target-feature=+sse3,+ssse3,+sse4.1,+sse4.2,+popcnt,+avx,+avx2 -C strip=symbols -C link-arg=-static -C link-arg=-static-libgcc -C link-arg=-Wl,--no-insert-timestamp"
 
-APT_PACKAGES=(rustc-web cargo-web rust-web-src gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 wine64 zip unzip)
+APT_PACKAGES=(rustc-web cargo-web rust-web-src gcc-mingw-w64-x86-64 binutils-mingw-w64-x86-64 wine64 zip unzip python3)
 
 # System DLLs an exe may import: present on every Windows 10/11. Anything else (libgcc_s*,
 # libwinpthread*, libstdc++*, vcruntime*, ...) would have to ship in the ZIP, so it fails the build.
@@ -75,6 +79,19 @@ SYSTEM_DLL_RE='^(kernel32|kernelbase|ntdll|msvcrt|ucrtbase|advapi32|bcrypt|bcryp
 log()  { printf '[windows.sh] %s\n' "$*"; }
 die()  { printf '[windows.sh] ERROR: %s\n' "$*" >&2; exit 1; }
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+# lim SECONDS: a step's time limit, cut to what is left of the `ci` budget (WIN_DEADLINE, epoch s).
+lim() {
+    local want=$1 left
+    [ -n "${WIN_DEADLINE:-}" ] || { echo "$want"; return; }
+    left=$(( WIN_DEADLINE - $(date +%s) ))
+    [ "$left" -gt 0 ] || left=1
+    echo $(( want < left ? want : left ))
+}
+budget_check() { # in the main shell, before a timed step
+    [ -z "${WIN_DEADLINE:-}" ] || [ "$(date +%s)" -lt "$WIN_DEADLINE" ] \
+        || die "ci time budget (${WIN_CI_BUDGET_S:-840} s) exhausted before: $*"
+}
 
 # ---------------------------------------------------------------------------------------------
 # deps
@@ -90,8 +107,9 @@ retry() { # retry ATTEMPTS TIMEOUT_S cmd...
     local attempts=$1 limit=$2 i=1 rc
     shift 2
     while :; do
+        budget_check "$*"
         rc=0
-        timeout -k 15 "$limit" "$@" || rc=$?
+        timeout -k 15 "$(lim "$limit")" "$@" || rc=$?
         [ "$rc" -eq 0 ] && return 0
         [ "$i" -ge "$attempts" ] && { log "failed $attempts times (last exit $rc): $*"; return "$rc"; }
         log "attempt $i/$attempts failed (exit $rc): $*; retrying in $((i * 10)) s"
@@ -159,6 +177,7 @@ build_windows() {
     [ -n "$WIN_BUILT" ] && return 0
     ensure_deps
     local t0=$SECONDS rc=0
+    budget_check "Windows build"
     log "cargo build (Debian cargo, -Zbuild-std) for $TARGET into target/windows ..."
     (
         unset RUSTFLAGS CARGO_ENCODED_RUSTFLAGS CARGO_BUILD_RUSTFLAGS RUSTC_WRAPPER \
@@ -167,7 +186,7 @@ build_windows() {
                CARGO_TARGET_DIR="$WIN_TARGET_DIR" \
                CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER="$MINGW_GCC" \
                CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUSTFLAGS="$WIN_RUSTFLAGS"
-        exec timeout -k 15 "${WIN_BUILD_TIMEOUT_S:-600}" "$DEB_CARGO" build --release \
+        exec timeout -k 15 "$(lim "${WIN_BUILD_TIMEOUT_S:-600}")" "$DEB_CARGO" build --release \
             -Zbuild-std=std,panic_abort --target "$TARGET" --bin "$BIN"
     ) || rc=$?
     [ "$rc" -eq 0 ] || die "Windows build failed (exit $rc$([ "$rc" -eq 124 ] && echo ', timed out'))"
@@ -206,10 +225,11 @@ LINUX_BUILT=
 build_linux() {
     [ -n "$LINUX_BUILT" ] && return 0
     local t0=$SECONDS rc=0
+    budget_check "Linux build"
     log "cargo build --release (native, for the comparison) ..."
     (
         unset CARGO_TARGET_DIR CARGO_BUILD_TARGET
-        exec timeout -k 15 "${LINUX_BUILD_TIMEOUT_S:-600}" "${CARGO:-cargo}" build --release --bin "$BIN"
+        exec timeout -k 15 "$(lim "${LINUX_BUILD_TIMEOUT_S:-600}")" "${CARGO:-cargo}" build --release --bin "$BIN"
     ) || rc=$?
     [ "$rc" -eq 0 ] || die "Linux build failed (exit $rc$([ "$rc" -eq 124 ] && echo ', timed out'))"
     [ -x "$LINUX_BIN" ] || die "no Linux binary at $LINUX_BIN"
@@ -226,7 +246,7 @@ prepare_testdir() {
     # Test-only: wine 8.0 lacks bcryptprimitives.dll (ProcessPrng), which Rust's std imports and
     # Windows 10/11 ship. The DLL sits next to the test copy only, never in dist/ or the ZIP.
     if [ ! -f "$TEST_DIR/bcryptprimitives.dll" ] || [ "$SHIM_SRC" -nt "$TEST_DIR/bcryptprimitives.dll" ]; then
-        timeout 120 "$MINGW_GCC" -O2 -shared -static-libgcc -s -Wall \
+        timeout "$(lim 120)" "$MINGW_GCC" -O2 -shared -static-libgcc -s -Wall \
             -o "$TEST_DIR/bcryptprimitives.dll" "$SHIM_SRC" -lbcrypt \
             || die "building the test shim bcryptprimitives.dll failed"
     fi
@@ -237,11 +257,12 @@ wine_up() {
     [ -n "$WINE_UP" ] && return 0
     local t0 rc=0
     if [ ! -f "$WINEPREFIX/system.reg" ]; then
+        budget_check "wine prefix creation"
         log "creating wine prefix $WINEPREFIX (first start is slow) ..."
         t0=$(now_ms)
         rm -rf "$WINEPREFIX"
-        timeout -k 10 300 "$WINE64" wineboot -i >/dev/null 2>&1 || rc=$?
-        timeout -k 10 120 "$WINESERVER" -w || true
+        timeout -k 10 "$(lim 300)" "$WINE64" wineboot -i >/dev/null 2>&1 || rc=$?
+        timeout -k 10 "$(lim 120)" "$WINESERVER" -w || true
         [ "$rc" -eq 0 ] && [ -f "$WINEPREFIX/system.reg" ] \
             || die "wine prefix creation failed (exit $rc)"
         log "wine prefix created in $(( $(now_ms) - t0 )) ms"
@@ -265,25 +286,42 @@ normalise() { # stdin -> stdout: CR LF / CR -> LF, drop empty lines, MESSAGE/DEB
     local mode=${WIN_TEST_MESSAGES:-mask}
     sed -e 's/\r$//' -e 's/\r/\n/g' | sed -e '/^[[:space:]]*$/d' |
     case "$mode" in
-        exact) cat ;;
-        drop)  sed -E '/^(message|debug)( |$)/Id' ;;
-        mask)  sed -E '/^(message|debug)( |$)/I s/[0-9]+/#/g' ;;
-        *)     die "WIN_TEST_MESSAGES must be mask, exact or drop" ;;
+        exact)  cat ;;
+        drop)   sed -E '/^(message|debug)( |$)/Id' ;;
+        # wall-clock values only: the number after time/nps/speed/tm/elapsed/n/s/n/ms and any
+        # number with a time unit; depth, nodes, eval and PV stay exact (they are deterministic
+        # under INFO max_depth / max_node).
+        mask)   sed -E '/^(message|debug)( |$)/I {
+                    s#\b(time|nps|speed|tm|elapsed|n/s|n/ms)([ =:]+)[0-9][0-9.]*[a-z]*#\1\2<t>#Ig
+                    s#\b[0-9][0-9.]*(ms|us|s|min|h)\b#<t>#g
+                }' ;;
+        digits) sed -E '/^(message|debug)( |$)/I s/[0-9]+/#/g' ;;
+        *)      die "WIN_TEST_MESSAGES must be mask, digits, exact or drop" ;;
     esac
 }
 
-run_one() { # run_one KIND TRANSCRIPT OUTBASE -> sets RUN_RC, RUN_MS
-    local kind=$1 in=$2 out=$3 t0
-    t0=$(now_ms)
-    RUN_RC=0
+DRIVER="$ROOT/scripts/win/drive.py"
+
+run_one() { # run_one KIND TRANSCRIPT OUTBASE -> sets RUN_RC (brain exit), RUN_VERDICT, RUN_MS, RUN_SUMMARY
+    local kind=$1 in=$2 out=$3 t0 reply_s limit cmd summary drc=0
     if [ "$kind" = linux ]; then
-        (cd "$TEST_DIR" && exec timeout -k 5 "${LINUX_RUN_TIMEOUT_S:-60}" "$LINUX_BIN") \
-            <"$in" >"$out.out" 2>"$out.err" || RUN_RC=$?
+        reply_s=${LINUX_REPLY_TIMEOUT_S:-30}; limit=${LINUX_RUN_TIMEOUT_S:-120}; cmd=("$LINUX_BIN")
     else
-        (cd "$TEST_DIR" && exec timeout -k 5 "${WIN_RUN_TIMEOUT_S:-120}" "$WINE64" "$TEST_DIR/$EXE_NAME") \
-            <"$in" >"$out.out" 2>"$out.err" || RUN_RC=$?
+        reply_s=${WIN_REPLY_TIMEOUT_S:-60}; limit=${WIN_RUN_TIMEOUT_S:-240}
+        cmd=("$WINE64" "$TEST_DIR/$EXE_NAME")
     fi
+    t0=$(now_ms)
+    # The driver bounds every answer (reply_s) and END; `timeout` bounds the whole transcript.
+    summary=$(cd "$TEST_DIR" && timeout -k 5 "$(lim "$limit")" python3 "$DRIVER" --reply-timeout "$reply_s" \
+        "$in" "$out.out" "$out.err" -- "${cmd[@]}") || drc=$?
     RUN_MS=$(( $(now_ms) - t0 ))
+    summary=$(tail -n1 <<<"$summary")
+    [ "$drc" -eq 0 ] || summary="exit=? verdict=driver-failed($drc)"
+    RUN_SUMMARY=$summary
+    RUN_RC=$(sed -n 's/.*exit=\([^ ]*\).*/\1/p' <<<"$summary")
+    RUN_VERDICT=$(sed -n 's/.*verdict=\([^ ]*\).*/\1/p' <<<"$summary")
+    echo "$summary" >"$out.summary"
+    [ -f "$out.out" ] || : >"$out.out"
     normalise <"$out.out" >"$out.norm"
 }
 
@@ -292,39 +330,49 @@ cmd_test() {
     build_windows
     prepare_testdir
     wine_up
+    command -v python3 >/dev/null || die "python3 missing (run deps)"
     rm -rf "$RESULTS_DIR"; mkdir -p "$RESULTS_DIR"
-    local files=() f name base pass=0 fail=0 why lrc lms wrc wms
+    local files=() f name base pass=0 fail=0 why lrc lms lv wrc wms wv
     if [ -n "${WIN_TRANSCRIPTS:-}" ]; then read -r -a files <<<"$WIN_TRANSCRIPTS"
     else files=("$ROOT"/scripts/transcripts/*.in); fi
     [ -e "${files[0]}" ] || die "no transcripts found"
     for f in "${files[@]}"; do
+        [ -f "$f" ] || die "no transcript $f"
+        budget_check "transcript $f"
+        f=$(realpath "$f")
         name=$(basename "$f" .in); base="$RESULTS_DIR/$name"; why=
-        run_one linux "$f" "$base.linux";  lrc=$RUN_RC; lms=$RUN_MS
-        run_one linux "$f" "$base.linux2"
-        if ! cmp -s "$base.linux.norm" "$base.linux2.norm" || [ "$lrc" -ne "$RUN_RC" ]; then
-            why="not deterministic: two Linux runs differ (use INFO max_depth / max_node, forced positions)"
-            diff -u "$base.linux.norm" "$base.linux2.norm" | head -n 30 >&2 || true
-        fi
-        run_one wine "$f" "$base.wine"; wrc=$RUN_RC; wms=$RUN_MS
+        run_one linux "$f" "$base.linux"; lrc=$RUN_RC; lms=$RUN_MS; lv=$RUN_VERDICT
+        [ "$lv" = ok ] || why="Linux binary: $RUN_SUMMARY"
         if [ -z "$why" ]; then
-            if [ "$lrc" -ge 124 ] || [ "$wrc" -ge 124 ]; then
-                why="timed out or killed (linux exit $lrc, wine exit $wrc)"
+            run_one linux "$f" "$base.linux2"
+            if ! cmp -s "$base.linux.norm" "$base.linux2.norm" || [ "$lrc" != "$RUN_RC" ]; then
+                why="not deterministic: two Linux runs differ (use INFO max_depth / max_node, forced positions)"
+                diff -u "$base.linux.norm" "$base.linux2.norm" | head -n 30 >&2 || true
+            fi
+        fi
+        run_one wine "$f" "$base.wine"; wrc=$RUN_RC; wms=$RUN_MS; wv=$RUN_VERDICT
+        if [ -z "$why" ]; then
+            if [ "$wv" != ok ]; then
+                why="exe under wine: $RUN_SUMMARY"
+                [ "$wrc" = 53 ] && why="$why; wine exit 53 = c0000135 STATUS_DLL_NOT_FOUND: the exe imports a DLL wine lacks (try WINEDEBUG=+module)"
             elif ! cmp -s "$base.linux.norm" "$base.wine.norm"; then
                 why="stdout differs (linux exit $lrc, wine exit $wrc)"
-                [ "$wrc" -eq 53 ] && why="$why; wine exit 53 = c0000135 STATUS_DLL_NOT_FOUND: the exe imports a DLL wine lacks (run WINEDEBUG=+module wine64 on it)"
-                diff -u --label "linux/$name" --label "wine/$name" "$base.linux.norm" "$base.wine.norm" \
-                    | head -n 40 >&2 || true
-                [ -s "$base.wine.err" ] && { echo "--- wine stderr:" >&2; head -n 20 "$base.wine.err" >&2; }
-            elif [ "$lrc" -ne "$wrc" ]; then
+            elif [ "$lrc" != "$wrc" ]; then
                 why="exit status differs: linux $lrc, wine $wrc"
             fi
         fi
         if [ -z "$why" ]; then
             pass=$((pass + 1))
-            log "PASS $name ($(wc -l <"$base.linux.norm") lines; linux ${lms} ms, wine ${wms} ms)"
+            log "PASS $name ($(grep -c . "$base.linux.norm") lines; linux ${lms} ms, wine ${wms} ms)"
         else
             fail=$((fail + 1))
-            log "FAIL $name: $why (outputs in ${base#"$ROOT/"}.*)"
+            log "FAIL $name: $why"
+            log "     outputs: ${base#"$ROOT/"}.{linux,linux2,wine}.{out,err,norm,summary}"
+            if [ -f "$base.wine.norm" ] && ! cmp -s "$base.linux.norm" "$base.wine.norm"; then
+                diff -u --label "linux/$name" --label "wine/$name" "$base.linux.norm" "$base.wine.norm" \
+                    | head -n 40 >&2 || true
+            fi
+            [ -s "$base.wine.err" ] && { echo "--- wine stderr (head):" >&2; head -n 10 "$base.wine.err" >&2; }
         fi
     done
     wine_down
@@ -404,8 +452,10 @@ cmd_startup() {
 cmd_ci() {
     local budget=${WIN_CI_BUDGET_S:-840} rc=0 t0=$SECONDS
     log "ci: deps + build + test + package, at most $budget s"
-    timeout -k 30 "$budget" bash "$SELF" _ci || rc=$?
-    [ "$rc" -eq 124 ] && log "ci: TIMED OUT after $budget s"
+    # Every step's own limit is cut to the time left (lim); the outer timeout is a safety net.
+    export WIN_DEADLINE=$(( $(date +%s) + budget ))
+    timeout -k 30 "$((budget + 60))" bash "$SELF" _ci || rc=$?
+    [ "$rc" -eq 124 ] && log "ci: TIMED OUT after $((budget + 60)) s"
     log "ci: finished in $((SECONDS - t0)) s, exit $rc"
     return "$rc"
 }

@@ -14,16 +14,40 @@ const TT_BYTES: usize = 16 << 20;
 
 /// (name, width, height, rule, moves from an empty board in `h8` notation, black first).
 const POSITIONS: [(&str, usize, usize, Rule, &str); 10] = [
-    ("freestyle15-opening", 15, 15, Rule::Freestyle, "h8 i9 i8 g8 j10 h9"),
-    ("freestyle15-middle", 15, 15, Rule::Freestyle, "h8 i9 h10 h9 g9 i10 i8 j9 k9 g11 f10 j8"),
-    ("freestyle15-attack", 15, 15, Rule::Freestyle, "h8 h9 i8 g8 i9 i10 j10 k11 j9 k9 j8 k8"),
-    ("freestyle20-opening", 20, 20, Rule::Freestyle, "j10 k11 k10 i10 l12 j11"),
-    ("freestyle20-middle", 20, 20, Rule::Freestyle, "j10 k11 j12 j11 i11 k12 k10 l11 m11 i13 h12 l10"),
-    ("standard15", 15, 15, Rule::Standard, "h8 i9 i8 g8 j10 h9 j8 k8 i7"),
-    ("standard15-middle", 15, 15, Rule::Standard, "h8 i9 h10 h9 g9 i10 i8 j9 k9 g11"),
-    ("renju15", 15, 15, Rule::Renju, "h8 i9 i8 g8 j10 h9 j8 k8"),
-    ("renju15-middle", 15, 15, Rule::Renju, "h8 i9 h10 h9 g9 i10 i8 j9 k9 g11 f10"),
-    ("caro15", 15, 15, Rule::Caro, "h8 i9 i8 g8 j10 h9 j8 k8 i7"),
+    ("freestyle15-8", 15, 15, Rule::Freestyle, "h8 i9 i7 j6 h7 h9 j9 g6"),
+    ("freestyle15-12", 15, 15, Rule::Freestyle, "h8 i9 i7 j6 h7 h9 j9 g6 i5 j7 k6 i4"),
+    (
+        "freestyle15-16",
+        15,
+        15,
+        Rule::Freestyle,
+        "h8 i9 i7 j6 h7 h9 j9 g6 i5 j7 k6 i4 f7 e7 k8 f6",
+    ),
+    ("freestyle20-10", 20, 20, Rule::Freestyle, "k11 l12 l10 j12 k12 k13 m11 i11 l14 k9"),
+    (
+        "freestyle20-14",
+        20,
+        20,
+        Rule::Freestyle,
+        "k11 l12 l10 j12 k12 k13 m11 i11 l14 k9 m9 j10 n8 o7",
+    ),
+    ("standard15-12", 15, 15, Rule::Standard, "h8 i9 i7 g9 h9 h10 g11 i10 i11 f11 f10 h12"),
+    (
+        "standard15-20",
+        15,
+        15,
+        Rule::Standard,
+        "h8 i9 i7 g9 h9 h10 g11 i10 i11 f11 f10 h12 j7 k7 j8 k8 k6 i8 j9 j6",
+    ),
+    ("renju15-10", 15, 15, Rule::Renju, "h8 i9 i7 j6 h7 h9 j9 g6 k6 j7"),
+    (
+        "renju15-18",
+        15,
+        15,
+        Rule::Renju,
+        "h8 i9 i7 j6 h7 h9 j9 g6 k6 j7 j5 i4 h5 g5 g8 i6 f8 e8",
+    ),
+    ("caro15-14", 15, 15, Rule::Caro, "h8 i9 i7 g9 j8 h6 h9 f8 g10 i8 h10 i10 j6 h11"),
 ];
 
 /// Parses `h8`-style moves (letter = column from `a`, number = row from 1).

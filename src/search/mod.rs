@@ -110,9 +110,23 @@ impl Searcher {
             pv_len: [0; MAX_PLY + 1],
             caro: matches!(board.rule(), Rule::Caro | Rule::CaroExact),
             move_buf: Vec::new(),
+            root_depth: 0,
+            reductions: reduction_table(),
         };
         w.root(on_iteration)
     }
+}
+
+/// Late-move reductions: about ln(depth)·ln(move number)/2, so late quiet moves at high
+/// depth lose several plies.
+fn reduction_table() -> Box<[[i32; 64]; 64]> {
+    let mut t = Box::new([[0i32; 64]; 64]);
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (i, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.6 + (d as f64).ln() * (i as f64).ln() / 2.0) as i32;
+        }
+    }
+    t
 }
 
 struct Worker<'a> {
@@ -133,6 +147,10 @@ struct Worker<'a> {
     /// five point, so caro searches without them.
     caro: bool,
     move_buf: Vec<Pos>,
+    /// Depth of the current iteration.
+    root_depth: i32,
+    /// Late-move reductions by [depth][move number].
+    reductions: Box<[[i32; 64]; 64]>,
 }
 
 /// A move with its ordering score.
@@ -218,7 +236,13 @@ impl Worker<'_> {
     }
 
     /// Legal moves for the side to move, scored and sorted best first (ties by cell index).
-    fn ordered_moves(&mut self, ply: usize, tt_move: Pos, defend_only: bool) -> Vec<Scored> {
+    fn ordered_moves(
+        &mut self,
+        ply: usize,
+        tt_move: Pos,
+        defend_only: bool,
+        blocks_only: bool,
+    ) -> Vec<Scored> {
         let me = self.board.side();
         let opp = me.opponent();
         let mut cands = std::mem::take(&mut self.move_buf);
@@ -228,7 +252,7 @@ impl Worker<'_> {
             let Some(t) = self.legal_threat(p) else {
                 continue;
             };
-            if defend_only && t < Threat::Block4 {
+            if defend_only && (t < Threat::Block4 || blocks_only) {
                 // facing a winning four-to-be: only our fours and cells on its lines
                 let cell = self.board.cell(p);
                 let blocks = (0..4).any(|d| cell.pattern(opp, d) >= Pattern::Block4);
@@ -329,18 +353,48 @@ impl Worker<'_> {
             }
         }
 
-        // Step 5. Leaves: continuous fours, else the static value.
-        if depth <= 0 && forced.is_none() {
-            return self.leaf(ply);
-        }
-
-        // Step 6. Moves: a forced block, the answers to a winning threat, or everything.
+        // Step 5. Leaves: continuous fours, else the static value. A position where the
+        // opponent threatens a winning four is not quiet: its defences are searched on.
         let defend_only = forced.is_none()
             && !self.caro
             && self.board.count(opp, Threat::Flex4) > 0
             && self.board.count(me, Threat::Flex4) == 0;
+        let quiescent = depth <= 0;
+        if quiescent && forced.is_none() && !(defend_only && ply < self.root_depth as usize + 6) {
+            return self.leaf(ply);
+        }
+        let depth = depth.max(0);
+        let static_eval = match hit {
+            Some(h) => h.eval,
+            None => eval::evaluate(&self.board),
+        };
+        let threatened = !forced.is_none() || defend_only;
+
+        // Step 6. Null move: a pass, when the opponent cannot even make a four, and a
+        // reduced search still fails high.
+        if !pv_node
+            && !threatened
+            && depth >= 3
+            && static_eval >= beta
+            && !self.board.has_four_move(opp)
+            && !self.board.last_move().is_some_and(|(p, _)| p.is_none())
+        {
+            let r = 2 + depth / 4;
+            self.board.pass();
+            let score = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+            self.board.undo();
+            if self.aborted {
+                return 0;
+            }
+            if score >= beta {
+                return if is_mate_score(score) { beta } else { score };
+            }
+        }
+
+        // Step 7. Moves: a forced block, the answers to a winning threat, or everything.
         let moves = if forced.is_none() {
-            self.ordered_moves(ply, tt_move, defend_only)
+            // below the horizon only direct blocks: our own fours were tried by the VCF
+            self.ordered_moves(ply, tt_move, defend_only, quiescent)
         } else {
             vec![Scored {
                 mv: forced,
@@ -354,14 +408,26 @@ impl Worker<'_> {
         // a single reply costs no depth
         let extension = if moves.len() == 1 && ply < MAX_PLY / 2 { 1 } else { 0 };
 
-        // Step 7. The move loop: PVS with late-move reductions.
+        // Step 8. The move loop: PVS with late-move reductions and pruning of late quiet
+        // moves near the leaves.
         let orig_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = Pos::NONE;
+        let futile = !pv_node && !threatened && depth <= 3 && static_eval + 90 * depth <= alpha;
         for (i, m) in moves.iter().enumerate() {
             let mv = m.mv;
             let quiet = self.board.threat(me, mv) < Threat::Flex3
-                && self.board.threat(opp, mv) < Threat::Flex3;
+                && self.board.threat(opp, mv) < Threat::Flex3
+                && mv != tt_move;
+            if quiet && !pv_node && !threatened && i > 0 && best > -WIN_MIN {
+                // late-move pruning: quiet moves this late almost never matter near leaves
+                if depth <= 6 && i >= (3 + depth * depth) as usize {
+                    continue;
+                }
+                if futile {
+                    continue;
+                }
+            }
             self.board.make(mv);
             let new_depth = depth - 1 + extension;
             let mut score;
@@ -369,8 +435,12 @@ impl Worker<'_> {
                 score = -self.search(new_depth, -beta, -alpha, ply + 1, pv_node);
             } else {
                 let mut r = 0;
-                if quiet && depth >= 3 && i >= if pv_node { 5 } else { 3 } {
-                    r = 1 + (i >= 12) as i32 + (depth >= 8 && i >= 20) as i32;
+                if quiet && depth >= 3 && i >= 2 {
+                    r = self.reductions[(depth as usize).min(63)][i.min(63)];
+                    if pv_node {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1, false);
                 if score > alpha && r > 0 {
@@ -407,8 +477,12 @@ impl Worker<'_> {
                 }
             }
         }
+        if best == -INFINITE {
+            // every move was pruned: the static value stands
+            best = static_eval.min(beta);
+        }
 
-        // Step 8. Store the result.
+        // Step 9. Store the result.
         let bound = if best >= beta {
             Bound::Lower
         } else if best > orig_alpha {
@@ -417,8 +491,35 @@ impl Worker<'_> {
             Bound::Upper
         };
         self.tt
-            .store(key, ply, best_move, best, 0, depth, bound);
+            .store(key, ply, best_move, best, static_eval, depth, bound);
         best
+    }
+
+    /// A root search in a narrow window around the last score, widened on failure.
+    fn aspiration(&mut self, depth: i32, prev: Score) -> Score {
+        if depth < 5 || is_mate_score(prev) {
+            return self.search(depth, -INFINITE, INFINITE, 0, true);
+        }
+        let mut delta = 40;
+        let (mut lo, mut hi) = (prev - delta, prev + delta);
+        loop {
+            let score = self.search(depth, lo, hi, 0, true);
+            if self.aborted {
+                return score;
+            }
+            if score <= lo {
+                lo = (lo - delta).max(-INFINITE);
+            } else if score >= hi {
+                hi = (hi + delta).min(INFINITE);
+            } else {
+                return score;
+            }
+            delta *= 3;
+            if delta > 1000 {
+                lo = -INFINITE;
+                hi = INFINITE;
+            }
+        }
     }
 
     /// Depth 0: a win by continuous fours if there is one, else the static value.
@@ -445,7 +546,7 @@ impl Worker<'_> {
             elapsed_ms: 0,
             pv: Vec::new(),
         };
-        let moves = self.ordered_moves(0, Pos::NONE, false);
+        let moves = self.ordered_moves(0, Pos::NONE, false, false);
         // every legal cell, in case the candidates near stones are all illegal
         let fallback = if moves.is_empty() {
             self.board.empty_cells().find(|&p| self.board.is_legal(p))
@@ -506,9 +607,12 @@ impl Worker<'_> {
         // Iterative deepening.
         let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut best_move = result.best.unwrap_or(first);
+        let mut prev_score = 0;
         for depth in 1..=max_depth {
             self.seldepth = 0;
-            let score = self.search(depth, -INFINITE, INFINITE, 0, true);
+            self.root_depth = depth;
+            let score = self.aspiration(depth, prev_score);
+            prev_score = score;
             if self.aborted {
                 // a partial iteration still counts if its first move was searched through
                 if self.pv_len[0] > 0 && depth > 1 {

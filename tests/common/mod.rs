@@ -1,0 +1,517 @@
+//! Helpers for the integration tests: drive the real `pbrain-rensa` binary over pipes.
+//!
+//! Every read has a timeout (a reader thread feeds an mpsc channel that is polled with
+//! `recv_timeout`), so an engine that hangs fails the test instead of hanging it.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Generous limit for replies that need no search (OK, ERROR, ABOUT…).
+pub const QUICK: Duration = Duration::from_secs(5);
+/// Limit for a move reply when the turn time is a few hundred milliseconds: the turn time
+/// plus plenty of slack for a loaded machine. Timing itself is checked in `timing.rs`.
+pub const MOVE_WAIT: Duration = Duration::from_secs(10);
+
+/// A running engine process.
+pub struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Every stdout line received so far (without line endings), in order.
+    pub transcript: Vec<String>,
+    stderr: Arc<Mutex<Vec<u8>>>,
+}
+
+impl Engine {
+    /// Starts `pbrain-rensa` with piped stdin, stdout and stderr.
+    pub fn spawn() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-rensa"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .env("RUST_LOG", "warn")
+            .spawn()
+            .expect("spawning pbrain-rensa");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = mpsc::channel();
+        thread::spawn(move || {
+            let mut r = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match r.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => return,
+                    Ok(_) => {
+                        let s = String::from_utf8_lossy(&buf);
+                        let s = s.trim_end_matches(['\n', '\r']).to_string();
+                        if tx.send(s).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        });
+        let stderr = Arc::new(Mutex::new(Vec::new()));
+        {
+            let mut err = child.stderr.take().expect("stderr");
+            let sink = Arc::clone(&stderr);
+            thread::spawn(move || {
+                let mut chunk = [0u8; 4096];
+                loop {
+                    match err.read(&mut chunk) {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => sink.lock().unwrap().extend_from_slice(&chunk[..n]),
+                    }
+                }
+            });
+        }
+        let stdin = child.stdin.take();
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+            transcript: Vec::new(),
+            stderr,
+        }
+    }
+
+    /// Spawns an engine and starts an `size`×`size` game under `rule` with `turn_ms` per move.
+    pub fn with_game(size: usize, rule: u32, turn_ms: u64) -> Engine {
+        let mut e = Engine::spawn();
+        e.start(size);
+        e.send(&format!("INFO rule {rule}"));
+        e.send(&format!("INFO timeout_turn {turn_ms}"));
+        e.send("INFO timeout_match 0");
+        e
+    }
+
+    /// What the engine wrote on stderr so far (for failure messages).
+    pub fn stderr_text(&self) -> String {
+        String::from_utf8_lossy(&self.stderr.lock().unwrap()).into_owned()
+    }
+
+    /// Sends one line, ending it with LF.
+    pub fn send(&mut self, line: &str) {
+        self.send_raw(format!("{line}\n").as_bytes());
+    }
+
+    /// Sends several lines.
+    pub fn send_all<S: AsRef<str>>(&mut self, lines: &[S]) {
+        let mut s = String::new();
+        for l in lines {
+            s.push_str(l.as_ref());
+            s.push('\n');
+        }
+        self.send_raw(s.as_bytes());
+    }
+
+    /// Writes bytes as they are (the engine may already have exited: errors are ignored).
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        if let Some(stdin) = self.stdin.as_mut() {
+            let _ = stdin.write_all(bytes);
+            let _ = stdin.flush();
+        }
+    }
+
+    /// Closes the engine's stdin.
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+    }
+
+    /// The next stdout line, or `None` after `timeout` or at the end of output.
+    pub fn try_line(&mut self, timeout: Duration) -> Option<String> {
+        match self.lines.recv_timeout(timeout) {
+            Ok(l) => {
+                self.transcript.push(l.clone());
+                Some(l)
+            }
+            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// The next stdout line; panics after `timeout` or at the end of output.
+    pub fn line(&mut self, timeout: Duration) -> String {
+        let start = Instant::now();
+        match self.lines.recv_timeout(timeout) {
+            Ok(l) => {
+                self.transcript.push(l.clone());
+                l
+            }
+            Err(RecvTimeoutError::Timeout) => panic!(
+                "no reply within {timeout:?}; transcript {:?}; stderr:\n{}",
+                self.transcript,
+                self.stderr_text()
+            ),
+            Err(RecvTimeoutError::Disconnected) => panic!(
+                "the engine closed stdout after {:?}; exit {:?}; transcript {:?}; stderr:\n{}",
+                start.elapsed(),
+                self.child.try_wait(),
+                self.transcript,
+                self.stderr_text()
+            ),
+        }
+    }
+
+    /// The next line that is not `MESSAGE …` or `DEBUG …`; panics after `timeout`.
+    pub fn reply(&mut self, timeout: Duration) -> String {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let l = self.line(left);
+            if !is_log_line(&l) {
+                return l;
+            }
+        }
+    }
+
+    /// Like [`Engine::reply`], but `None` at the timeout or at the end of output.
+    pub fn try_reply(&mut self, timeout: Duration) -> Option<String> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let l = self.try_line(left)?;
+            if !is_log_line(&l) {
+                return Some(l);
+            }
+        }
+    }
+
+    /// Sends a command and returns its reply (skipping MESSAGE/DEBUG lines).
+    pub fn cmd(&mut self, line: &str) -> String {
+        self.send(line);
+        self.reply(QUICK)
+    }
+
+    /// Sends a command whose reply must be `OK`.
+    pub fn ok(&mut self, line: &str) {
+        let r = self.cmd(line);
+        assert_eq!(r, "OK", "reply to {line:?}");
+    }
+
+    /// Sends a command whose reply must start with `ERROR`; returns the reply.
+    pub fn error(&mut self, line: &str) -> String {
+        let r = self.cmd(line);
+        assert!(r.starts_with("ERROR"), "expected ERROR for {line:?}, got {r:?}");
+        r
+    }
+
+    /// `START size`, expecting OK.
+    pub fn start(&mut self, size: usize) {
+        self.ok(&format!("START {size}"));
+    }
+
+    /// Reads a move reply and parses it.
+    pub fn read_move(&mut self) -> (i64, i64) {
+        let r = self.reply(MOVE_WAIT);
+        parse_move(&r).unwrap_or_else(|| panic!("expected a move x,y, got {r:?}"))
+    }
+
+    /// Sends a command that must be answered by a move, and returns the move.
+    pub fn move_after(&mut self, line: &str) -> (i64, i64) {
+        self.send(line);
+        self.read_move()
+    }
+
+    /// Sends `BOARD`, the stone lines and `DONE`, and returns the move.
+    pub fn board(&mut self, stones: &[String]) -> (i64, i64) {
+        self.send_board(stones);
+        self.read_move()
+    }
+
+    /// Sends `BOARD`, the stone lines and `DONE` without reading the reply.
+    pub fn send_board(&mut self, stones: &[String]) {
+        let mut all = vec!["BOARD".to_string()];
+        all.extend(stones.iter().cloned());
+        all.push("DONE".to_string());
+        self.send_all(&all);
+    }
+
+    /// Sends a board diagram (see [`diagram_board`]) and returns the move.
+    pub fn diagram(&mut self, diagram: &str) -> (i64, i64) {
+        let d = Diagram::parse(diagram);
+        self.board(&d.board_lines())
+    }
+
+    /// Asserts that no reply other than MESSAGE/DEBUG comes within `wait`.
+    pub fn assert_silent(&mut self, wait: Duration, what: &str) {
+        if let Some(l) = self.try_reply(wait) {
+            panic!("{what}: expected no reply, got {l:?}");
+        }
+    }
+
+    /// Checks that the engine is alive and still answers commands in order: sends ABOUT and
+    /// expects the ABOUT line as the next reply.
+    pub fn assert_responsive(&mut self) {
+        let r = self.cmd("ABOUT");
+        assert!(
+            r.starts_with("name=\"Rensa\""),
+            "engine should still answer; got {r:?}; stderr:\n{}",
+            self.stderr_text()
+        );
+    }
+
+    /// Waits up to `timeout` for the process to exit.
+    pub fn wait_exit(&mut self, timeout: Duration) -> Option<ExitStatus> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Ok(Some(st)) = self.child.try_wait() {
+                return Some(st);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    /// Whether the process is still running.
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Every stdout line still buffered, waiting up to `wait` for the output to end.
+    pub fn drain(&mut self, wait: Duration) -> Vec<String> {
+        let deadline = Instant::now() + wait;
+        let mut out = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => {
+                    self.transcript.push(l.clone());
+                    out.push(l);
+                }
+                Err(_) => return out,
+            }
+        }
+    }
+
+    /// Sends END and asserts a clean, prompt exit.
+    pub fn end(mut self) {
+        self.send("END");
+        let st = self.wait_exit(Duration::from_secs(3));
+        assert!(st.is_some(), "engine did not exit after END");
+        assert!(st.unwrap().success(), "exit status {st:?}; stderr:\n{}", self.stderr_text());
+        let rest = self.drain(Duration::from_millis(200));
+        assert!(rest.is_empty(), "output after END: {rest:?}");
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+        }
+        let _ = self.child.wait();
+    }
+}
+
+/// Whether a stdout line is a log line a manager skips.
+pub fn is_log_line(l: &str) -> bool {
+    let u = l.to_ascii_uppercase();
+    u.starts_with("MESSAGE ") || u.starts_with("DEBUG ") || u == "MESSAGE" || u == "DEBUG"
+}
+
+/// Parses a move reply `x,y` (the whole line, nothing else).
+pub fn parse_move(s: &str) -> Option<(i64, i64)> {
+    let (a, b) = s.split_once(',')?;
+    let x = a.parse::<i64>().ok()?;
+    let y = b.parse::<i64>().ok()?;
+    if a.starts_with('+') || b.starts_with('+') || a.trim() != a || b.trim() != b {
+        return None;
+    }
+    Some((x, y))
+}
+
+/// Parses a line of moves separated by single spaces (`x,y x,y x,y`).
+pub fn parse_moves(s: &str) -> Option<Vec<(i64, i64)>> {
+    s.split(' ').map(parse_move).collect()
+}
+
+/// Whether (x, y) lies on a `w`×`h` board.
+pub fn on_board((x, y): (i64, i64), w: usize, h: usize) -> bool {
+    x >= 0 && y >= 0 && (x as usize) < w && (y as usize) < h
+}
+
+/// A position drawn as text: `x` black, `o` white, `.` empty; rows top to bottom (y = row
+/// index), columns left to right (x = column index). Whitespace inside a row is ignored, so
+/// `x . o` and `x.o` are the same row; blank lines are skipped.
+#[derive(Clone, Debug)]
+pub struct Diagram {
+    pub width: usize,
+    pub height: usize,
+    pub black: Vec<(i64, i64)>,
+    pub white: Vec<(i64, i64)>,
+}
+
+impl Diagram {
+    pub fn parse(text: &str) -> Diagram {
+        let mut black = Vec::new();
+        let mut white = Vec::new();
+        let mut width = None;
+        let mut y = 0usize;
+        for row in text.lines() {
+            let cells: Vec<char> = row.chars().filter(|c| !c.is_whitespace()).collect();
+            if cells.is_empty() {
+                continue;
+            }
+            match width {
+                None => width = Some(cells.len()),
+                Some(w) => assert_eq!(w, cells.len(), "diagram row {y} has another width"),
+            }
+            for (x, c) in cells.iter().enumerate() {
+                match c {
+                    'x' | 'X' => black.push((x as i64, y as i64)),
+                    'o' | 'O' => white.push((x as i64, y as i64)),
+                    '.' => {}
+                    _ => panic!("bad diagram cell {c:?} at {x},{y}"),
+                }
+            }
+            y += 1;
+        }
+        Diagram {
+            width: width.expect("empty diagram"),
+            height: y,
+            black,
+            white,
+        }
+    }
+
+    /// Whether black is to move: equal counts (else white, which needs one black stone more).
+    pub fn black_to_move(&self) -> bool {
+        if self.black.len() == self.white.len() {
+            true
+        } else {
+            assert_eq!(
+                self.black.len(),
+                self.white.len() + 1,
+                "diagram stone counts cannot come from a game"
+            );
+            false
+        }
+    }
+
+    /// The stones in an order that alternates black and white, black first, where possible.
+    pub fn in_order(&self) -> Vec<((i64, i64), bool)> {
+        let mut out = Vec::new();
+        let n = self.black.len().max(self.white.len());
+        for i in 0..n {
+            if let Some(&b) = self.black.get(i) {
+                out.push((b, true));
+            }
+            if let Some(&w) = self.white.get(i) {
+                out.push((w, false));
+            }
+        }
+        out
+    }
+
+    /// The `x,y,f` lines of a BOARD command, relative to the side to move.
+    pub fn board_lines(&self) -> Vec<String> {
+        let black_moves = self.black_to_move();
+        self.in_order()
+            .into_iter()
+            .map(|((x, y), is_black)| {
+                let own = is_black == black_moves;
+                format!("{x},{y},{}", if own { 1 } else { 2 })
+            })
+            .collect()
+    }
+}
+
+/// `BOARD` lines (without BOARD/DONE) for a diagram; see [`Diagram`].
+pub fn diagram_board(text: &str) -> Vec<String> {
+    Diagram::parse(text).board_lines()
+}
+
+/// A square name as used by GomocupJudge: letter = x from `a` = 0, number = y + 1.
+pub fn square(name: &str) -> (i64, i64) {
+    let mut chars = name.chars();
+    let letter = chars.next().expect("empty square name").to_ascii_lowercase();
+    let x = letter as i64 - 'a' as i64;
+    let y: i64 = chars.as_str().parse().expect("square number");
+    (x, y - 1)
+}
+
+/// Splits `h8h9i8…` into squares.
+pub fn squares(seq: &str) -> Vec<(i64, i64)> {
+    let mut out = Vec::new();
+    let b = seq.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let start = i;
+        i += 1;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        out.push(square(&seq[start..i]));
+    }
+    out
+}
+
+/// BOARD lines for moves played alternately black, white, … starting with black, listed in
+/// that order, with fields relative to the side to move after them.
+pub fn game_board(moves: &[(i64, i64)]) -> Vec<String> {
+    let black_moves = moves.len() % 2 == 0;
+    moves
+        .iter()
+        .enumerate()
+        .map(|(i, &(x, y))| {
+            let is_black = i % 2 == 0;
+            format!("{x},{y},{}", if is_black == black_moves { 1 } else { 2 })
+        })
+        .collect()
+}
+
+/// A plain board for the tests' own bookkeeping: 0 empty, 1 black, 2 white.
+#[derive(Clone, Debug)]
+pub struct Grid {
+    pub w: usize,
+    pub h: usize,
+    cells: Vec<u8>,
+}
+
+impl Grid {
+    pub fn new(w: usize, h: usize) -> Grid {
+        Grid {
+            w,
+            h,
+            cells: vec![0; w * h],
+        }
+    }
+
+    pub fn get(&self, (x, y): (i64, i64)) -> u8 {
+        self.cells[y as usize * self.w + x as usize]
+    }
+
+    pub fn is_empty(&self, p: (i64, i64)) -> bool {
+        on_board(p, self.w, self.h) && self.get(p) == 0
+    }
+
+    pub fn set(&mut self, (x, y): (i64, i64), c: u8) {
+        self.cells[y as usize * self.w + x as usize] = c;
+    }
+
+    /// Length of the longest run of `p`'s colour through `p`.
+    pub fn longest_run(&self, p: (i64, i64)) -> usize {
+        let c = self.get(p);
+        let mut best = 0;
+        for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+            let mut n = 1;
+            for s in [1i64, -1] {
+                let mut q = (p.0 + s * dx, p.1 + s * dy);
+                while on_board(q, self.w, self.h) && self.get(q) == c {
+                    n += 1;
+                    q = (q.0 + s * dx, q.1 + s * dy);
+                }
+            }
+            best = best.max(n);
+        }
+        best
+    }
+}
