@@ -6,8 +6,6 @@ use super::Worker;
 use crate::board::{Pos, DIR_OFFSETS};
 use crate::pattern::Threat;
 
-/// Attacker moves a VCF may use at a leaf of the main search.
-pub const LEAF_DEPTH: i32 = 6;
 /// Attacker moves the root probe may use.
 const ROOT_DEPTH: i32 = 24;
 /// Node budget of the root probe, so a bushy position cannot eat the move's time.
