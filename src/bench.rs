@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// Depth searched by default.
-pub const DEFAULT_DEPTH: i32 = 9;
+pub const DEFAULT_DEPTH: i32 = 8;
 const TT_BYTES: usize = 16 << 20;
 
 /// (name, width, height, rule, moves from an empty board in `h8` notation, black first).

@@ -15,7 +15,7 @@ pbrain-rensa - the Rensa gomoku engine
 
 USAGE:
     pbrain-rensa             speak the Gomocup/Piskvork protocol on stdin/stdout
-    pbrain-rensa bench [D]   search the benchmark positions to depth D (default 9) on one
+    pbrain-rensa bench [D]   search the benchmark positions to depth D (default 8) on one
                              thread; prints nodes, nodes per second and a signature
     pbrain-rensa --help      this text
     pbrain-rensa --version   the version
