@@ -14,8 +14,20 @@ const TT_BYTES: usize = 16 << 20;
 
 /// (name, width, height, rule, moves from an empty board in `h8` notation, black first).
 const POSITIONS: [(&str, usize, usize, Rule, &str); 10] = [
-    ("freestyle15-8", 15, 15, Rule::Freestyle, "h8 i9 i7 j6 h7 h9 j9 g6"),
-    ("freestyle15-12", 15, 15, Rule::Freestyle, "h8 i9 i7 j6 h7 h9 j9 g6 i5 j7 k6 i4"),
+    (
+        "freestyle15-8",
+        15,
+        15,
+        Rule::Freestyle,
+        "h8 i9 i7 j6 h7 h9 j9 g6",
+    ),
+    (
+        "freestyle15-12",
+        15,
+        15,
+        Rule::Freestyle,
+        "h8 i9 i7 j6 h7 h9 j9 g6 i5 j7 k6 i4",
+    ),
     (
         "freestyle15-16",
         15,
@@ -23,7 +35,13 @@ const POSITIONS: [(&str, usize, usize, Rule, &str); 10] = [
         Rule::Freestyle,
         "h8 i9 i7 j6 h7 h9 j9 g6 i5 j7 k6 i4 f7 e7 k8 f6",
     ),
-    ("freestyle20-10", 20, 20, Rule::Freestyle, "k11 l12 l10 j12 k12 k13 m11 i11 l14 k9"),
+    (
+        "freestyle20-10",
+        20,
+        20,
+        Rule::Freestyle,
+        "k11 l12 l10 j12 k12 k13 m11 i11 l14 k9",
+    ),
     (
         "freestyle20-14",
         20,
@@ -31,7 +49,13 @@ const POSITIONS: [(&str, usize, usize, Rule, &str); 10] = [
         Rule::Freestyle,
         "k11 l12 l10 j12 k12 k13 m11 i11 l14 k9 m9 j10 n8 o7",
     ),
-    ("standard15-12", 15, 15, Rule::Standard, "h8 i9 i7 g9 h9 h10 g11 i10 i11 f11 f10 h12"),
+    (
+        "standard15-12",
+        15,
+        15,
+        Rule::Standard,
+        "h8 i9 i7 g9 h9 h10 g11 i10 i11 f11 f10 h12",
+    ),
     (
         "standard15-20",
         15,
@@ -39,7 +63,13 @@ const POSITIONS: [(&str, usize, usize, Rule, &str); 10] = [
         Rule::Standard,
         "h8 i9 i7 g9 h9 h10 g11 i10 i11 f11 f10 h12 j7 k7 j8 k8 k6 i8 j9 j6",
     ),
-    ("renju15-10", 15, 15, Rule::Renju, "h8 i9 i7 j6 h7 h9 j9 g6 k6 j7"),
+    (
+        "renju15-10",
+        15,
+        15,
+        Rule::Renju,
+        "h8 i9 i7 j6 h7 h9 j9 g6 k6 j7",
+    ),
     (
         "renju15-18",
         15,
@@ -47,7 +77,13 @@ const POSITIONS: [(&str, usize, usize, Rule, &str); 10] = [
         Rule::Renju,
         "h8 i9 i7 j6 h7 h9 j9 g6 k6 j7 j5 i4 h5 g5 g8 i6 f8 e8",
     ),
-    ("caro15-14", 15, 15, Rule::Caro, "h8 i9 i7 g9 j8 h6 h9 f8 g10 i8 h10 i10 j6 h11"),
+    (
+        "caro15-14",
+        15,
+        15,
+        Rule::Caro,
+        "h8 i9 i7 g9 j8 h6 h9 f8 g10 i8 h10 i10 j6 h11",
+    ),
 ];
 
 /// Parses `h8`-style moves (letter = column from `a`, number = row from 1).

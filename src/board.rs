@@ -615,13 +615,13 @@ impl Board {
         }
         self.log.push((q as u16, old));
         let mut info = old;
-        for s in 0..2 {
-            if new[s] == old.pat[s][d] {
+        for (s, &p) in new.iter().enumerate() {
+            if p == old.pat[s][d] {
                 continue;
             }
             self.pcounts[s][old.pat[s][d] as usize] -= 1;
-            self.pcounts[s][new[s] as usize] += 1;
-            info.pat[s][d] = new[s];
+            self.pcounts[s][p as usize] += 1;
+            info.pat[s][d] = p;
         }
         self.classify(&mut info);
         for s in 0..2 {
@@ -886,8 +886,9 @@ mod tests {
                             b.make(p);
                         }
                     }
-                    b.check_consistency()
-                        .unwrap_or_else(|e| panic!("{rule:?} {w}x{h} after {:?}: {e}", b.history()));
+                    b.check_consistency().unwrap_or_else(|e| {
+                        panic!("{rule:?} {w}x{h} after {:?}: {e}", b.history())
+                    });
                     checks += 1;
                 }
             }

@@ -26,7 +26,10 @@ pub enum MoveError {
     Forbidden(Pos, Foul),
     Duplicate(Pos),
     /// The stone counts cannot come from a game with the given side to move.
-    Unbalanced { own: usize, opponent: usize },
+    Unbalanced {
+        own: usize,
+        opponent: usize,
+    },
     NothingToUndo,
     NotLastMove(Pos),
 }
@@ -398,7 +401,11 @@ mod tests {
         let mut e = Engine::new();
         e.new_game(15, 15, Rule::Freestyle);
         let me = e
-            .set_position(&[(7, 7, Owner::Opponent), (8, 8, Owner::Own), (6, 6, Owner::Opponent)])
+            .set_position(&[
+                (7, 7, Owner::Opponent),
+                (8, 8, Owner::Own),
+                (6, 6, Owner::Opponent),
+            ])
             .unwrap();
         assert_eq!(me, Color::White);
         assert_eq!(e.board().side(), Color::White);
@@ -421,7 +428,10 @@ mod tests {
         e.new_game(15, 15, Rule::Freestyle);
         e.play(7, 7).unwrap();
         e.play(8, 8).unwrap();
-        assert_eq!(e.takeback(7, 7), Err(MoveError::NotLastMove(Pos::new(7, 7))));
+        assert_eq!(
+            e.takeback(7, 7),
+            Err(MoveError::NotLastMove(Pos::new(7, 7)))
+        );
         e.takeback(8, 8).unwrap();
         assert_eq!(e.board().stone_count(), 1);
         assert_eq!(e.board().side(), Color::White);

@@ -4,11 +4,11 @@
 //! (no I/O) → [`eval`] and [`search`] → [`engine`] (the API any front-end uses) →
 //! [`protocol`] (Gomocup/Piskvork text) → `main.rs`.
 
-pub mod board;
-pub mod pattern;
-pub mod rules;
-pub mod eval;
-pub mod search;
 pub mod bench;
+pub mod board;
 pub mod engine;
+pub mod eval;
+pub mod pattern;
 pub mod protocol;
+pub mod rules;
+pub mod search;

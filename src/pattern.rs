@@ -431,7 +431,10 @@ mod tests {
         assert_eq!(pat(s, b, ".x.xx", "x...."), Pattern::Block4);
         assert_eq!(pat(Rule::Freestyle, b, ".x.xx", "x...."), Pattern::Flex4);
         // renju: white's overline wins, black's does not
-        assert_eq!(pat(Rule::Renju, Color::White, ".oooo", "o...."), Pattern::Five);
+        assert_eq!(
+            pat(Rule::Renju, Color::White, ".oooo", "o...."),
+            Pattern::Five
+        );
         assert_eq!(pat(Rule::Renju, b, ".xxxx", "x...."), Pattern::Overline);
         // renju: same-line double four X.X_X.X
         assert_eq!(pat(Rule::Renju, b, "..x.x", "x.x.."), Pattern::DoubleFour);
@@ -462,7 +465,10 @@ mod tests {
         };
         use Pattern as P;
         let cls = |ps| Threat::from_u8(t.combo(0, code(ps)) & 0x7f);
-        assert_eq!(cls([P::Block4, P::Flex3, P::Dead, P::Dead]), Threat::Block4Flex3);
+        assert_eq!(
+            cls([P::Block4, P::Flex3, P::Dead, P::Dead]),
+            Threat::Block4Flex3
+        );
         assert_eq!(cls([P::Block4, P::Block4, P::Dead, P::Dead]), Threat::Flex4);
         assert_eq!(cls([P::Flex3, P::Flex3, P::Dead, P::Dead]), Threat::Flex3x2);
         assert_eq!(cls([P::Five, P::Overline, P::Dead, P::Dead]), Threat::Five);

@@ -421,7 +421,10 @@ fn coords(p: Pos) -> String {
 }
 
 fn pv_text(pv: &[Pos]) -> String {
-    pv.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" ")
+    pv.iter()
+        .map(|p| p.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The one-line search summary sent as a MESSAGE before each move.

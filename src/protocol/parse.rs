@@ -73,7 +73,10 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
             if key.is_empty() {
                 return Err("INFO needs a key".into());
             }
-            Ok(Some(Command::Info(key.to_ascii_lowercase(), value.to_string())))
+            Ok(Some(Command::Info(
+                key.to_ascii_lowercase(),
+                value.to_string(),
+            )))
         }
         "END" => Ok(Some(Command::End)),
         "ABOUT" => Ok(Some(Command::About)),
@@ -150,7 +153,10 @@ mod tests {
     fn info_keeps_the_value_whole() {
         assert_eq!(
             parse("INFO folder C:\\My Games\\x"),
-            Ok(Some(Command::Info("folder".into(), "C:\\My Games\\x".into())))
+            Ok(Some(Command::Info(
+                "folder".into(),
+                "C:\\My Games\\x".into()
+            )))
         );
         assert_eq!(
             parse("INFO TIMEOUT_TURN 1000"),

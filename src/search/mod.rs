@@ -281,7 +281,14 @@ impl Worker<'_> {
     }
 
     /// The node search. Returns a score from the side to move's view.
-    fn search(&mut self, depth: i32, mut alpha: Score, mut beta: Score, ply: usize, pv_node: bool) -> Score {
+    fn search(
+        &mut self,
+        depth: i32,
+        mut alpha: Score,
+        mut beta: Score,
+        ply: usize,
+        pv_node: bool,
+    ) -> Score {
         debug_assert!(alpha < beta);
         // Step 1. Initialise the node.
         self.pv_len[ply] = 0;
@@ -401,7 +408,11 @@ impl Worker<'_> {
             return mated_in(ply + 2);
         }
         // a single reply costs no depth
-        let extension = if moves.len() == 1 && ply < MAX_PLY / 2 { 1 } else { 0 };
+        let extension = if moves.len() == 1 && ply < MAX_PLY / 2 {
+            1
+        } else {
+            0
+        };
 
         // Step 8. The move loop: PVS with late-move reductions and pruning of late quiet
         // moves near the leaves.

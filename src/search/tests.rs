@@ -84,7 +84,12 @@ fn stops_an_open_three_or_counters() {
     assert_eq!(b.side(), Color::White);
     let r = best(&b, 4);
     let m = r.best.unwrap();
-    let ok = [Pos::new(2, 3), Pos::new(6, 3), Pos::new(1, 3), Pos::new(7, 3)];
+    let ok = [
+        Pos::new(2, 3),
+        Pos::new(6, 3),
+        Pos::new(1, 3),
+        Pos::new(7, 3),
+    ];
     assert!(ok.contains(&m), "{m:?}");
 }
 

@@ -23,7 +23,8 @@ impl Worker<'_> {
                 (t >= Threat::Block4).then_some((p, t))
             })
             .collect();
-        out.sort_by(|a, b| b.1.cmp(&a.1));
+        // strongest first; the sort is stable, so equal classes stay in cell order
+        out.sort_by_key(|m| std::cmp::Reverse(m.1));
         out
     }
 
@@ -60,7 +61,9 @@ impl Worker<'_> {
             let mut cells = Vec::new();
             self.five_cells(opp, &mut cells);
             match cells.first() {
-                Some(&f) if self.board.threat(me, f) >= Threat::Block4 && self.board.is_legal(f) => {
+                Some(&f)
+                    if self.board.threat(me, f) >= Threat::Block4 && self.board.is_legal(f) =>
+                {
                     vec![(f, self.board.threat(me, f))]
                 }
                 _ => return None,
@@ -109,9 +112,7 @@ impl Worker<'_> {
         if fives >= 2 {
             return Some(2);
         }
-        let Some(f) = self.five_point_near_last(att) else {
-            return None;
-        };
+        let f = self.five_point_near_last(att)?;
         if !self.board.is_legal(f) {
             return Some(2);
         }
@@ -165,10 +166,7 @@ impl Worker<'_> {
         if self.aborted
             && !self.stop.load(std::sync::atomic::Ordering::Relaxed)
             && saved.is_none_or(|n| self.nodes < n)
-            && self
-                .limits
-                .hard_ms
-                .is_none_or(|h| self.elapsed_ms() < h)
+            && self.limits.hard_ms.is_none_or(|h| self.elapsed_ms() < h)
         {
             self.aborted = false;
         }
