@@ -32,7 +32,8 @@
 #                     the numbers after time/nps/speed/tm, are masked), digits (all numbers masked),
 #                     exact, or drop
 #   WIN_TRANSCRIPTS   space-separated list of transcript files (default scripts/transcripts/*.in)
-set -euo pipefail
+set -Eeuo pipefail
+trap 'printf "[windows.sh] ERROR: unexpected failure (exit %s) at line %s: %s\n" "$?" "$LINENO" "$BASH_COMMAND" >&2' ERR
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
@@ -48,10 +49,13 @@ BUILT_EXE="$WIN_TARGET_DIR/$TARGET/release/$BIN.exe"
 OUT_EXE="$WIN_TARGET_DIR/$EXE_NAME"           # the checked exe, as it goes into the ZIP
 TEST_DIR="$WIN_TARGET_DIR/wintest"             # test copy of the exe + the test-only DLL shim
 RESULTS_DIR="$WIN_TARGET_DIR/transcripts"      # raw and normalised outputs of the last `test`
-LINUX_BIN="$ROOT/target/release/$BIN"
+LINUX_BUILT_BIN="$ROOT/target/release/$BIN"
+# The Linux binary is compared from a private copy: target/release is shared with everyone's
+# `cargo build --release`, which may replace it while the transcripts run.
+LINUX_BIN="$WIN_TARGET_DIR/linux/$BIN"
 SHIM_SRC="$ROOT/scripts/win/bcryptprimitives.c"
 DIST_DIR="$ROOT/dist"
-MAX_EXE_BYTES=8000000                          # Gomocup "AI size 8 MB" (taken as 10^6 to be safe)
+MAX_EXE_BYTES=8000000                          # Gomocup "AI size 8 MB", read as 8,000,000 bytes to be safe
 
 export WINEPREFIX="$WIN_TARGET_DIR/wineprefix"
 export WINEDEBUG=-all
@@ -59,6 +63,7 @@ export WINEDEBUG=-all
 export WINEDLLOVERRIDES="mscoree,mshtml="
 # Headless: no wine windows (prefix-creation dialogs) on a developer's desktop.
 unset DISPLAY WAYLAND_DISPLAY
+export PYTHONDONTWRITEBYTECODE=1   # no __pycache__ next to scripts/win/drive.py
 
 # CPU baseline. Gomocup's stated baseline is SSE4.1, SSE4.2, POPCNT, AVX, AVX2 (reference §2.1).
 # We enable exactly those on top of plain x86-64 (plus SSE3/SSSE3, which every AVX CPU has), and
@@ -74,7 +79,7 @@ APT_PACKAGES=(rustc-web cargo-web rust-web-src gcc-mingw-w64-x86-64 binutils-min
 
 # System DLLs an exe may import: present on every Windows 10/11. Anything else (libgcc_s*,
 # libwinpthread*, libstdc++*, vcruntime*, ...) would have to ship in the ZIP, so it fails the build.
-SYSTEM_DLL_RE='^(kernel32|kernelbase|ntdll|msvcrt|ucrtbase|advapi32|bcrypt|bcryptprimitives|userenv|ws2_32|mswsock|user32|shell32|ole32|oleaut32|secur32|psapi|dbghelp|synchronization|powrprof|winmm|iphlpapi|ncrypt|crypt32|shlwapi|gdi32|version|rpcrt4|ntdll)\.dll$|^api-ms-win-[a-z0-9-]+\.dll$'
+SYSTEM_DLL_RE='^(kernel32|kernelbase|ntdll|msvcrt|ucrtbase|advapi32|bcrypt|bcryptprimitives|userenv|ws2_32|mswsock|user32|shell32|ole32|oleaut32|secur32|psapi|dbghelp|synchronization|powrprof|winmm|iphlpapi|ncrypt|crypt32|shlwapi|gdi32|version|rpcrt4)\.dll$|^api-ms-win-[a-z0-9-]+\.dll$'
 
 log()  { printf '[windows.sh] %s\n' "$*"; }
 die()  { printf '[windows.sh] ERROR: %s\n' "$*" >&2; exit 1; }
@@ -126,12 +131,12 @@ ensure_deps() {
     if [ -n "${missing// /}" ]; then
         if [ "$(id -u)" -ne 0 ]; then
             command -v sudo >/dev/null || die "need root (or sudo) to install: $missing"
-            sudo="sudo -n"
+            sudo="sudo -n env DEBIAN_FRONTEND=noninteractive"
         fi
         log "installing Debian packages: $missing"
         local t0=$SECONDS
         export DEBIAN_FRONTEND=noninteractive
-        retry 3 300 $sudo apt-get update -q -o Dpkg::Use-Pty=0 \
+        retry 3 300 $sudo apt-get update -q -o Dpkg::Use-Pty=0 -o DPkg::Lock::Timeout=120 \
             || die "apt-get update failed"
         # shellcheck disable=SC2086
         retry 3 600 $sudo apt-get install -y -q -o Dpkg::Use-Pty=0 -o DPkg::Lock::Timeout=120 $missing \
@@ -182,7 +187,7 @@ build_windows() {
     (
         unset RUSTFLAGS CARGO_ENCODED_RUSTFLAGS CARGO_BUILD_RUSTFLAGS RUSTC_WRAPPER \
               CARGO_BUILD_RUSTC_WRAPPER CARGO_BUILD_TARGET RUSTUP_TOOLCHAIN
-        export RUSTC="$DEB_RUSTC" RUSTDOC="$(dirname "$DEB_RUSTC")/rustdoc" RUSTC_BOOTSTRAP=1 \
+        export RUSTC="$DEB_RUSTC" RUSTDOC="${DEB_RUSTC%/*}/rustdoc" RUSTC_BOOTSTRAP=1 \
                CARGO_TARGET_DIR="$WIN_TARGET_DIR" \
                CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER="$MINGW_GCC" \
                CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUSTFLAGS="$WIN_RUSTFLAGS"
@@ -205,7 +210,8 @@ check_exe() {
     hdr=$("$OBJDUMP" -p "$exe")
     grep -q 'file format pei-x86-64' <<<"$hdr" || die "$name is not a PE32+ x86-64 image"
     grep -Eq '^Subsystem[[:space:]]+00000003' <<<"$hdr" || die "$name is not a console (CUI) program"
-    dlls=$(sed -n 's/^[[:space:]]*DLL Name: //p' <<<"$hdr" | tr -d '\r')
+    # (std's raw-dylib imports name kernel32/ntdll a second time in lower case: list each once)
+    dlls=$(sed -n 's/^[[:space:]]*DLL Name: //p' <<<"$hdr" | tr -d '\r' | sort -fu)
     for dll in $dlls; do
         if ! [[ "${dll,,}" =~ $SYSTEM_DLL_RE ]]; then
             printf '[windows.sh] ERROR: %s imports non-system DLL %s%s\n' "$name" "$dll" \
@@ -232,7 +238,9 @@ build_linux() {
         exec timeout -k 15 "$(lim "${LINUX_BUILD_TIMEOUT_S:-600}")" "${CARGO:-cargo}" build --release --bin "$BIN"
     ) || rc=$?
     [ "$rc" -eq 0 ] || die "Linux build failed (exit $rc$([ "$rc" -eq 124 ] && echo ', timed out'))"
-    [ -x "$LINUX_BIN" ] || die "no Linux binary at $LINUX_BIN"
+    [ -x "$LINUX_BUILT_BIN" ] || die "no Linux binary at $LINUX_BUILT_BIN"
+    mkdir -p "${LINUX_BIN%/*}"
+    install -m 0755 "$LINUX_BUILT_BIN" "$LINUX_BIN"
     log "Linux build took $((SECONDS - t0)) s"
     LINUX_BUILT=1
 }
@@ -325,9 +333,26 @@ run_one() { # run_one KIND TRANSCRIPT OUTBASE -> sets RUN_RC (brain exit), RUN_V
     normalise <"$out.out" >"$out.norm"
 }
 
+# Both binaries must come from the same sources. If a file under src/ (or Cargo.*) changes while
+# the two builds run (someone editing the tree), build both again, up to 3 times.
+build_both() {
+    local stamp="$WIN_TARGET_DIR/.build-stamp" changed
+    mkdir -p "$WIN_TARGET_DIR"
+    for _ in 1 2 3; do
+        touch "$stamp"
+        build_linux
+        build_windows
+        changed=$( (find src Cargo.toml Cargo.lock build.rs -newer "$stamp" -type f 2>/dev/null || true) | head -n 5)
+        [ -z "$changed" ] && return 0
+        log "sources changed during the builds ($(echo $changed)); building both again"
+        LINUX_BUILT='' WIN_BUILT=''
+        sleep 2
+    done
+    die "sources kept changing during the builds; the comparison would not be fair"
+}
+
 cmd_test() {
-    build_linux
-    build_windows
+    build_both
     prepare_testdir
     wine_up
     command -v python3 >/dev/null || die "python3 missing (run deps)"
@@ -377,7 +402,7 @@ cmd_test() {
     done
     wine_down
     echo "transcripts: $pass passed, $fail failed"
-    [ "$fail" -eq 0 ]
+    [ "$fail" -eq 0 ] || exit 1
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -420,7 +445,7 @@ time_runs() { # time_runs N cmd... -> prints "min/median/max ms"
 }
 
 cmd_startup() {
-    build_linux; build_windows; prepare_testdir
+    build_both; prepare_testdir
     local n=${1:-10}
     cd "$TEST_DIR"
     if [ "${2:-}" = --fresh-prefix ]; then
@@ -457,7 +482,7 @@ cmd_ci() {
     timeout -k 30 "$((budget + 60))" bash "$SELF" _ci || rc=$?
     [ "$rc" -eq 124 ] && log "ci: TIMED OUT after $((budget + 60)) s"
     log "ci: finished in $((SECONDS - t0)) s, exit $rc"
-    return "$rc"
+    exit "$rc"
 }
 
 step() { # step NAME fn

@@ -214,19 +214,16 @@ fn zobrist() -> &'static Zobrist {
     })
 }
 
-/// Cells whose "near" count a stone raises: the 5×5 square and the lines out to 3.
-const NEAR_REACH: [(isize, isize); 32] = {
-    let mut out = [(0isize, 0isize); 32];
+/// Cells whose "near" count a stone raises: the 5×5 square around it. (Adding the lines out
+/// to 3 cost 23 +/- 48 Elo in self-play at 100 ms a move: more moves, no better ones.)
+const NEAR_REACH: [(isize, isize); 24] = {
+    let mut out = [(0isize, 0isize); 24];
     let mut n = 0;
-    let mut dy = -3;
-    while dy <= 3 {
-        let mut dx = -3;
-        while dx <= 3 {
-            let ax = if dx < 0 { -dx } else { dx };
-            let ay = if dy < 0 { -dy } else { dy };
-            let in_square = ax <= 2 && ay <= 2 && !(ax == 0 && ay == 0);
-            let on_line = (ax == 3 || ay == 3) && (ax == 0 || ay == 0 || ax == ay);
-            if in_square || on_line {
+    let mut dy = -2;
+    while dy <= 2 {
+        let mut dx = -2;
+        while dx <= 2 {
+            if dx != 0 || dy != 0 {
                 out[n] = (dx, dy);
                 n += 1;
             }

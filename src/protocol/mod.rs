@@ -367,6 +367,7 @@ impl<W: Write> Session<W> {
                 "game_type" => {
                     int("game_type")?;
                 }
+                "" => return Err("no key".into()),
                 // folder, evaluate, thread_num, show_detail and any other key: ignored
                 _ => {}
             }
@@ -374,7 +375,13 @@ impl<W: Write> Session<W> {
         })();
         match result {
             Ok(()) => Flow::Continue,
-            Err(why) => self.error(format!("INFO {key}: {why}")),
+            Err(why) => {
+                // Managers read no reply to INFO: an ERROR line here would be taken as the
+                // answer to the next move request and lose the game. A MESSAGE is skipped.
+                log::warn!("INFO {key}: {why}; ignored");
+                let name = if key.is_empty() { "(no key)" } else { key };
+                self.reply(&format!("MESSAGE INFO {name} ignored: {why}"))
+            }
         }
     }
 

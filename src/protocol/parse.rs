@@ -70,9 +70,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
                 Some(i) => (&rest[..i], rest[i..].trim()),
                 None => (rest, ""),
             };
-            if key.is_empty() {
-                return Err("INFO needs a key".into());
-            }
+            // an empty key is the session's to report: INFO never gets an ERROR reply
             Ok(Some(Command::Info(
                 key.to_ascii_lowercase(),
                 value.to_string(),
@@ -162,7 +160,10 @@ mod tests {
             parse("INFO TIMEOUT_TURN 1000"),
             Ok(Some(Command::Info("timeout_turn".into(), "1000".into())))
         );
-        assert!(parse("INFO").is_err());
+        assert_eq!(
+            parse("INFO"),
+            Ok(Some(Command::Info(String::new(), String::new())))
+        );
     }
 
     #[test]
