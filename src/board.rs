@@ -421,7 +421,13 @@ impl Board {
     pub fn candidates(&self, out: &mut Vec<Pos>) {
         out.clear();
         if self.stones == 0 {
-            out.push(self.center());
+            // the centre, or with it blocked (BOARD field 3) every empty cell
+            let c = self.center();
+            if self.is_empty(c) {
+                out.push(c);
+            } else {
+                out.extend(self.empty_cells());
+            }
             return;
         }
         let [x0, y0, x1, y1] = self.bbox;

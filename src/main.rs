@@ -45,6 +45,11 @@ fn main() -> Result<()> {
             println!("pbrain-rensa {}", env!("CARGO_PKG_VERSION"));
             Ok(())
         }
+        // GUIs add flags of their own (Yixin-Board passes --force-utf8): play anyway.
+        Some(flag) if flag.starts_with('-') => {
+            log::warn!("ignoring unknown option '{flag}'");
+            run_protocol()
+        }
         Some(other) => bail!("unknown argument '{other}'; see --help"),
     }
 }
