@@ -140,6 +140,12 @@ impl Worker<'_> {
         let saved = self.limits.nodes;
         let budget = self.nodes + ROOT_NODES;
         self.limits.nodes = Some(saved.map_or(budget, |n| n.min(budget)));
+        // and at most a third of the move's time, so a bushy probe leaves room to search
+        let saved_hard = self.limits.hard_ms;
+        if let Some(soft) = self.limits.soft_ms {
+            let cap = self.elapsed_ms() + (soft / 3).max(1);
+            self.limits.hard_ms = Some(saved_hard.map_or(cap, |h| h.min(cap)));
+        }
         let mut found = None;
         for depth in [4, 8, ROOT_DEPTH] {
             for (mv, _) in self.four_moves() {
@@ -162,13 +168,15 @@ impl Worker<'_> {
             }
         }
         self.limits.nodes = saved;
+        self.limits.hard_ms = saved_hard;
         // running out of the probe's own budget is not a reason to stop the search
         if self.aborted
             && !self.stop.load(std::sync::atomic::Ordering::Relaxed)
             && saved.is_none_or(|n| self.nodes < n)
-            && self.limits.hard_ms.is_none_or(|h| self.elapsed_ms() < h)
+            && saved_hard.is_none_or(|h| self.elapsed_ms() < h)
         {
             self.aborted = false;
+            self.next_check = self.nodes;
         }
         found
     }
