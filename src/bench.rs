@@ -5,7 +5,6 @@
 use crate::board::{Board, Pos};
 use crate::rules::Rule;
 use crate::search::{Limits, Searcher};
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// Depth searched by default.
@@ -109,7 +108,7 @@ pub struct BenchLine {
 /// Runs the benchmark; returns its lines, total nodes, total ms and the signature.
 pub fn run(depth: i32) -> (Vec<BenchLine>, u64, u64, u64) {
     let mut searcher = Searcher::new(TT_BYTES);
-    let stop = AtomicBool::new(false);
+    let stop = || false;
     let mut lines = Vec::new();
     // FNV-1a over each position's node count, best move and score
     let mut sig: u64 = 0xcbf2_9ce4_8422_2325;

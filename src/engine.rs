@@ -7,7 +7,7 @@ use crate::rules::{Foul, Rule};
 use crate::search::time::{self, Clock};
 use crate::search::{Iteration, Limits, SearchResult, Searcher};
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// Memory kept outside the transposition table: pattern tables (2 MiB per rule in use),
@@ -99,11 +99,40 @@ pub struct ThinkLimits {
     pub max_nodes: Option<u64>,
 }
 
+/// How a front-end stops searches from another thread. Requests are numbered by the front-end
+/// (input line numbers): a STOP ends every search begun for an earlier request, also one
+/// that had not started yet when the STOP was read; END ends everything.
+#[derive(Default, Debug)]
+pub struct StopSignal {
+    last_stop: AtomicU64,
+    end: AtomicBool,
+}
+
+impl StopSignal {
+    /// A STOP arrived as request number `n`.
+    pub fn request_stop(&self, n: u64) {
+        self.last_stop.fetch_max(n, Ordering::SeqCst);
+    }
+    /// END arrived: stop and never start again.
+    pub fn request_end(&self) {
+        self.end.store(true, Ordering::SeqCst);
+    }
+    pub fn ended(&self) -> bool {
+        self.end.load(Ordering::Relaxed)
+    }
+    /// Whether a search for request number `n` must stop.
+    pub fn stops(&self, n: u64) -> bool {
+        self.ended() || self.last_stop.load(Ordering::Relaxed) > n
+    }
+}
+
 /// The engine: one game position, the search and its tables.
 pub struct Engine {
     board: Board,
     searcher: Searcher,
-    stop: Arc<AtomicBool>,
+    stop: Arc<StopSignal>,
+    /// Number of the request being served, for [`StopSignal`].
+    request: u64,
     tt_used: bool,
 }
 
@@ -118,14 +147,20 @@ impl Engine {
         Engine {
             board: Board::new(15, 15, Rule::Freestyle),
             searcher: Searcher::new(DEFAULT_TT_BYTES),
-            stop: Arc::new(AtomicBool::new(false)),
+            stop: Arc::new(StopSignal::default()),
+            request: 0,
             tt_used: false,
         }
     }
 
-    /// A flag that stops the running search when set (from any thread).
-    pub fn stop_handle(&self) -> Arc<AtomicBool> {
+    /// The handle that stops searches from another thread.
+    pub fn stop_handle(&self) -> Arc<StopSignal> {
         Arc::clone(&self.stop)
+    }
+
+    /// Sets the number of the request now being served (see [`StopSignal`]).
+    pub fn set_request(&mut self, n: u64) {
+        self.request = n;
     }
 
     pub fn board(&self) -> &Board {
@@ -308,10 +343,10 @@ impl Engine {
         limits: &Limits,
         on_iteration: &mut dyn FnMut(&Iteration),
     ) -> SearchResult {
-        self.stop.store(false, Ordering::Relaxed);
         self.tt_used = true;
+        let (stop, n) = (Arc::clone(&self.stop), self.request);
         self.searcher
-            .think(&self.board, limits, &self.stop, on_iteration)
+            .think(&self.board, limits, &move || stop.stops(n), on_iteration)
     }
 
     /// Plays our own move (from [`Engine::think`]).

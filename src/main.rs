@@ -6,9 +6,7 @@ use rensa::engine::Engine;
 use rensa::eval::score_text;
 use rensa::protocol::{Flow, Session};
 use std::io::{Read, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use std::sync::Arc;
 
 const HELP: &str = "\
 pbrain-rensa - the Rensa gomoku engine
@@ -103,11 +101,9 @@ impl LineSplitter {
 fn run_protocol() -> Result<()> {
     let engine = Engine::new();
     let stop = engine.stop_handle();
-    let quit = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel::<Input>();
     // The reader thread keeps END, STOP and YXSTOP working while the search runs.
     {
-        let quit = Arc::clone(&quit);
         std::thread::Builder::new()
             .name("stdin".into())
             .spawn(move || {
@@ -115,6 +111,8 @@ fn run_protocol() -> Result<()> {
                 let mut chunk = [0u8; 4096];
                 let mut split = LineSplitter { buf: Vec::new() };
                 let mut lines = Vec::new();
+                // numbered as the session will count them, for the stop signal
+                let mut line_no = 0u64;
                 loop {
                     let n = match stdin.read(&mut chunk) {
                         Ok(0) | Err(_) => 0,
@@ -123,14 +121,14 @@ fn run_protocol() -> Result<()> {
                     // at the end of input the last line may lack its line break
                     split.feed(if n == 0 { b"\n" } else { &chunk[..n] }, &mut lines);
                     for line in lines.drain(..) {
+                        line_no += 1;
                         let word = line.split_whitespace().next().unwrap_or("");
                         if word.eq_ignore_ascii_case("END") {
-                            quit.store(true, Ordering::SeqCst);
-                            stop.store(true, Ordering::SeqCst);
+                            stop.request_end();
                         } else if word.eq_ignore_ascii_case("STOP")
                             || word.eq_ignore_ascii_case("YXSTOP")
                         {
-                            stop.store(true, Ordering::SeqCst);
+                            stop.request_stop(line_no);
                         }
                         if tx.send(Input::Line(line)).is_err() {
                             return;
@@ -146,7 +144,7 @@ fn run_protocol() -> Result<()> {
             .context("starting the input thread")?;
     }
     let stdout = std::io::stdout();
-    let mut session = Session::new(engine, stdout.lock(), Arc::clone(&quit));
+    let mut session = Session::new(engine, stdout.lock());
     for input in rx {
         match input {
             Input::Line(line) => {

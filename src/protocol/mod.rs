@@ -11,8 +11,6 @@ use crate::search::time::Clock;
 use crate::search::SearchResult;
 use parse::{parse, parse_int, parse_pair, parse_triple, Command};
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 pub const ABOUT: &str = concat!(
     "name=\"Rensa\", version=\"",
@@ -68,12 +66,13 @@ pub struct Session<W: Write> {
     /// Set after `YXSHOWINFO`: Yixin-Board numbers renju as rule 2.
     yixin: bool,
     block: Option<Block>,
-    /// Set by the input reader when END arrives, so an answer in progress is dropped.
-    quit: Arc<AtomicBool>,
+    /// Lines handled so far: the number of the current request for the engine's stop signal
+    /// (the input thread counts the same lines).
+    line_no: u64,
 }
 
 impl<W: Write> Session<W> {
-    pub fn new(engine: Engine, out: W, quit: Arc<AtomicBool>) -> Session<W> {
+    pub fn new(engine: Engine, out: W) -> Session<W> {
         Session {
             engine,
             out,
@@ -88,7 +87,7 @@ impl<W: Write> Session<W> {
             max_nodes: None,
             yixin: false,
             block: None,
-            quit,
+            line_no: 0,
         }
     }
 
@@ -114,9 +113,11 @@ impl<W: Write> Session<W> {
         self.reply(&format!("ERROR {why}"))
     }
 
-    /// Handles one input line.
+    /// Handles one input line (non-empty lines only: they are what the stop signal counts).
     pub fn handle_line(&mut self, line: &str) -> Flow {
         log::trace!("< {line}");
+        self.line_no += 1;
+        self.engine.set_request(self.line_no);
         if self.block.is_some() {
             return self.block_line(line);
         }
@@ -313,7 +314,7 @@ impl<W: Write> Session<W> {
                         "SWAP2BOARD needs 0, 3 or 5 distinct stones on the board, got {}",
                         stones.len()
                     )),
-                    Ok(_) if self.quit.load(Ordering::Relaxed) => Flow::Quit,
+                    Ok(_) if self.engine.stop_handle().ended() => Flow::Quit,
                     Ok(Swap2Answer::Swap) => self.reply("SWAP"),
                     Ok(Swap2Answer::Move(p)) => self.reply(&coords(p)),
                     Ok(Swap2Answer::Opening(ps)) => {
@@ -405,7 +406,7 @@ impl<W: Write> Session<W> {
                 pv_text(&it.pv)
             )
         });
-        if self.quit.load(Ordering::Relaxed) {
+        if self.engine.stop_handle().ended() {
             return Flow::Quit;
         }
         match r.best {

@@ -10,7 +10,6 @@ use crate::board::{Board, Color, Pos, DIR_OFFSETS, GRID_CELLS};
 use crate::eval::{self, is_mate_score, mate_in, mated_in, Score, INFINITE, WIN_MIN};
 use crate::pattern::{Pattern, Threat};
 use crate::rules::Rule;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 use tt::{Bound, TranspositionTable};
 
@@ -86,7 +85,7 @@ impl Searcher {
         &mut self,
         board: &Board,
         limits: &Limits,
-        stop: &AtomicBool,
+        stop: &dyn Fn() -> bool,
         on_iteration: &mut dyn FnMut(&Iteration),
     ) -> SearchResult {
         self.tt.new_search();
@@ -135,7 +134,8 @@ struct Worker<'a> {
     history: &'a mut [[i32; 2]],
     vcf_cache: &'a mut [u64],
     limits: Limits,
-    stop: &'a AtomicBool,
+    /// Polled with the clock: true when the search must end now.
+    stop: &'a dyn Fn() -> bool,
     start: Instant,
     nodes: u64,
     /// Node count at which the clock and the stop flag are read next.
@@ -174,7 +174,7 @@ impl Worker<'_> {
         }
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + 1024;
-            if self.stop.load(Ordering::Relaxed) {
+            if (self.stop)() {
                 self.aborted = true;
             } else if let Some(h) = self.limits.hard_ms {
                 if self.elapsed_ms() >= h {

@@ -3,7 +3,7 @@ use crate::board::Board;
 
 fn best(board: &Board, depth: i32) -> SearchResult {
     let mut s = Searcher::new(1 << 20);
-    let stop = AtomicBool::new(false);
+    let stop = || false;
     let limits = Limits {
         depth: Some(depth),
         nodes: Some(2_000_000),

@@ -171,7 +171,7 @@ impl Worker<'_> {
         self.limits.hard_ms = saved_hard;
         // running out of the probe's own budget is not a reason to stop the search
         if self.aborted
-            && !self.stop.load(std::sync::atomic::Ordering::Relaxed)
+            && !(self.stop)()
             && saved.is_none_or(|n| self.nodes < n)
             && saved_hard.is_none_or(|h| self.elapsed_ms() < h)
         {
