@@ -153,6 +153,20 @@ struct Worker<'a> {
     reductions: Box<[[i32; 64]; 64]>,
 }
 
+/// Moves the best of `moves[i..]` to `i`; equal scores go by cell index, so the order
+/// never depends on how the moves were stored.
+#[inline]
+fn pick_best(moves: &mut [Scored], i: usize) {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        let (a, b) = (&moves[j], &moves[best]);
+        if a.score > b.score || (a.score == b.score && a.mv < b.mv) {
+            best = j;
+        }
+    }
+    moves.swap(i, best);
+}
+
 /// A move with its ordering score.
 #[derive(Clone, Copy)]
 struct Scored {
@@ -239,6 +253,13 @@ impl Worker<'_> {
 
     /// Legal moves for the side to move, scored and sorted best first (ties by cell index).
     fn ordered_moves(&mut self, ply: usize, tt_move: Pos, defend_only: bool) -> Vec<Scored> {
+        let mut moves = self.scored_moves(ply, tt_move, defend_only);
+        moves.sort_unstable_by(|a, b| b.score.cmp(&a.score).then(a.mv.cmp(&b.mv)));
+        moves
+    }
+
+    /// Legal moves for the side to move with their ordering scores, in cell order.
+    fn scored_moves(&mut self, ply: usize, tt_move: Pos, defend_only: bool) -> Vec<Scored> {
         let me = self.board.side();
         let opp = me.opponent();
         let mut cands = std::mem::take(&mut self.move_buf);
@@ -266,8 +287,6 @@ impl Worker<'_> {
             moves.push(Scored { mv: p, score });
         }
         self.move_buf = cands;
-        // best first; equal scores by cell index, so the order never depends on the sort
-        moves.sort_unstable_by(|a, b| b.score.cmp(&a.score).then(a.mv.cmp(&b.mv)));
         moves
     }
 
@@ -395,8 +414,10 @@ impl Worker<'_> {
         }
 
         // Step 7. Moves: a forced block, the answers to a winning threat, or everything.
-        let moves = if forced.is_none() {
-            self.ordered_moves(ply, tt_move, defend_only)
+        // Unsorted: the loop picks the best remaining move each time, since most nodes cut
+        // off after one or two moves and a full sort would be wasted.
+        let mut moves = if forced.is_none() {
+            self.scored_moves(ply, tt_move, defend_only)
         } else {
             vec![Scored {
                 mv: forced,
@@ -420,8 +441,9 @@ impl Worker<'_> {
         let mut best = -INFINITE;
         let mut best_move = Pos::NONE;
         let futile = !pv_node && !threatened && depth <= 3 && static_eval + 90 * depth <= alpha;
-        for (i, m) in moves.iter().enumerate() {
-            let mv = m.mv;
+        for i in 0..moves.len() {
+            pick_best(&mut moves, i);
+            let mv = moves[i].mv;
             let quiet = self.board.threat(me, mv) < Threat::Flex3
                 && self.board.threat(opp, mv) < Threat::Flex3
                 && mv != tt_move;
