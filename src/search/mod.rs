@@ -116,13 +116,13 @@ impl Searcher {
     }
 }
 
-/// Late-move reductions: about ln(depth)·ln(move number)/2, so late quiet moves at high
+/// Late-move reductions: about ln(depth)·ln(move number)/1.6, so late quiet moves at high
 /// depth lose several plies.
 fn reduction_table() -> Box<[[i32; 64]; 64]> {
     let mut t = Box::new([[0i32; 64]; 64]);
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (i, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.6 + (d as f64).ln() * (i as f64).ln() / 2.0) as i32;
+            *r = (0.6 + (d as f64).ln() * (i as f64).ln() / 1.6) as i32;
         }
     }
     t
@@ -440,7 +440,7 @@ impl Worker<'_> {
         let orig_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = Pos::NONE;
-        let futile = !pv_node && !threatened && depth <= 3 && static_eval + 90 * depth <= alpha;
+        let futile = !pv_node && !threatened && depth <= 3 && static_eval + 150 * depth <= alpha;
         for i in 0..moves.len() {
             pick_best(&mut moves, i);
             let mv = moves[i].mv;
