@@ -467,13 +467,7 @@ impl Board {
     /// Puts a stone of colour `c` on the empty cell `p`; then the opponent of `c` is to move.
     pub fn put(&mut self, p: Pos, c: Color) {
         debug_assert!(self.is_empty(p), "put on a non-empty cell {p:?}");
-        self.states.push(State {
-            log_len: self.log.len(),
-            counts: self.counts,
-            pcounts: self.pcounts,
-            bbox: self.bbox,
-            hash: self.hash,
-        });
+        self.save_state();
         self.moves.push((p, c));
         let z = zobrist();
         self.hash ^= z.stones[p.index()][c.index()];
@@ -529,8 +523,8 @@ impl Board {
         }
     }
 
-    /// Passes: the other side is to move.
-    pub fn pass(&mut self) {
+    /// Saves what undo restores wholesale (cells are restored from the log).
+    fn save_state(&mut self) {
         self.states.push(State {
             log_len: self.log.len(),
             counts: self.counts,
@@ -538,6 +532,11 @@ impl Board {
             bbox: self.bbox,
             hash: self.hash,
         });
+    }
+
+    /// Passes: the other side is to move.
+    pub fn pass(&mut self) {
+        self.save_state();
         self.moves.push((Pos::NONE, self.side));
         self.hash ^= zobrist().side;
         self.side = self.side.opponent();

@@ -290,13 +290,7 @@ impl Engine {
         };
         let mut b = Board::new(self.board.width(), self.board.height(), self.board.rule());
         for &(x, y, owner) in stones {
-            if !b.on_board(x, y) {
-                return Err(MoveError::OffBoard(x, y));
-            }
-            let p = Pos::new(x as usize, y as usize);
-            if !b.is_empty(p) {
-                return Err(MoveError::Duplicate(p));
-            }
+            let p = free_cell(&b, x, y)?;
             match owner {
                 Owner::Own => b.put(p, me),
                 Owner::Opponent => b.put(p, me.opponent()),
@@ -312,13 +306,7 @@ impl Engine {
     pub fn set_alternating(&mut self, stones: &[(i64, i64)]) -> Result<(), MoveError> {
         let mut b = Board::new(self.board.width(), self.board.height(), self.board.rule());
         for &(x, y) in stones {
-            if !b.on_board(x, y) {
-                return Err(MoveError::OffBoard(x, y));
-            }
-            let p = Pos::new(x as usize, y as usize);
-            if !b.is_empty(p) {
-                return Err(MoveError::Duplicate(p));
-            }
+            let p = free_cell(&b, x, y)?;
             b.make(p);
         }
         self.board = b;
@@ -425,6 +413,18 @@ impl Engine {
         pts.sort_by_key(|p| (p.y(), p.x()));
         pts
     }
+}
+
+/// The empty cell (x, y) of a position being set up.
+fn free_cell(b: &Board, x: i64, y: i64) -> Result<Pos, MoveError> {
+    if !b.on_board(x, y) {
+        return Err(MoveError::OffBoard(x, y));
+    }
+    let p = Pos::new(x as usize, y as usize);
+    if !b.is_empty(p) {
+        return Err(MoveError::Duplicate(p));
+    }
+    Ok(p)
 }
 
 #[cfg(test)]
