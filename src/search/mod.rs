@@ -110,6 +110,7 @@ impl Searcher {
             pv_len: [0; MAX_PLY + 1],
             caro: matches!(board.rule(), Rule::Caro | Rule::CaroExact),
             move_buf: Vec::new(),
+            root_moves: Vec::new(),
             reductions: reduction_table(),
         };
         w.root(on_iteration)
@@ -149,6 +150,8 @@ struct Worker<'a> {
     /// five point, so caro searches without them.
     caro: bool,
     move_buf: Vec<Pos>,
+    /// When not empty, the only moves searched at the root.
+    root_moves: Vec<Pos>,
     /// Late-move reductions by [depth][move number].
     reductions: Box<[[i32; 64]; 64]>,
 }
@@ -266,6 +269,9 @@ impl Worker<'_> {
         self.board.candidates(&mut cands);
         let mut moves = Vec::with_capacity(cands.len());
         for &p in &cands {
+            if ply == 0 && !self.root_moves.is_empty() && !self.root_moves.contains(&p) {
+                continue;
+            }
             let Some(t) = self.legal_threat(p) else {
                 continue;
             };
@@ -628,6 +634,17 @@ impl Worker<'_> {
                 result.score = mate_in(n as usize);
                 result.depth = 1;
                 return finish(self, result);
+            }
+        }
+
+        // The opponent's win by continuous fours, if we let it: search only the moves
+        // that stop it.
+        if !self.caro && self.board.count(opp, Threat::Five) == 0 {
+            let all: Vec<Pos> = moves.iter().map(|m| m.mv).collect();
+            if let Some(safe) = self.vcf_defences(&all) {
+                result.best = Some(safe[0]);
+                result.pv = vec![safe[0]];
+                self.root_moves = safe;
             }
         }
 

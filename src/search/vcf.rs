@@ -8,8 +8,10 @@ use crate::pattern::Threat;
 
 /// Attacker moves the root probe may use.
 const ROOT_DEPTH: i32 = 24;
-/// Node budget of the root probe, so a bushy position cannot eat the move's time.
+/// Node budget of a root probe, so a bushy position cannot eat the move's time.
 const ROOT_NODES: u64 = 400_000;
+/// Attacker moves in the probe for the opponent's wins.
+const DEFENCE_DEPTH: i32 = 10;
 
 impl Worker<'_> {
     /// Cells where the side to move makes a four (or better), strongest first, then by index.
@@ -135,41 +137,23 @@ impl Worker<'_> {
         None
     }
 
-    /// The root probe: the first move of a VCF and the plies to the five.
-    pub(super) fn vcf_root(&mut self) -> Option<(Pos, u32)> {
+    /// Runs a root probe within its own budget: at most [`ROOT_NODES`] nodes and a third of
+    /// the move's soft time, so a bushy probe leaves room to search. Returns the probe's
+    /// answer and whether it ran to the end; running out of its own budget is not a reason
+    /// to stop the search.
+    fn budgeted<T>(&mut self, probe: impl FnOnce(&mut Self) -> T) -> (T, bool) {
         let saved = self.limits.nodes;
         let budget = self.nodes + ROOT_NODES;
         self.limits.nodes = Some(saved.map_or(budget, |n| n.min(budget)));
-        // and at most a third of the move's time, so a bushy probe leaves room to search
         let saved_hard = self.limits.hard_ms;
         if let Some(soft) = self.limits.soft_ms {
             let cap = self.elapsed_ms() + (soft / 3).max(1);
             self.limits.hard_ms = Some(saved_hard.map_or(cap, |h| h.min(cap)));
         }
-        let mut found = None;
-        for depth in [4, 8, ROOT_DEPTH] {
-            for (mv, _) in self.four_moves() {
-                if !self.board.is_legal(mv) {
-                    continue;
-                }
-                self.board.make(mv);
-                let r = self.vcf_defend(depth - 1, 1);
-                self.board.undo();
-                if let Some(n) = r {
-                    found = Some((mv, n + 1));
-                    break;
-                }
-                if self.aborted {
-                    break;
-                }
-            }
-            if found.is_some() || self.aborted {
-                break;
-            }
-        }
+        let out = probe(self);
+        let complete = !self.aborted;
         self.limits.nodes = saved;
         self.limits.hard_ms = saved_hard;
-        // running out of the probe's own budget is not a reason to stop the search
         if self.aborted
             && !(self.stop)()
             && saved.is_none_or(|n| self.nodes < n)
@@ -178,6 +162,63 @@ impl Worker<'_> {
             self.aborted = false;
             self.next_check = self.nodes;
         }
-        found
+        (out, complete)
+    }
+
+    /// The root probe: the first move of a VCF and the plies to the five.
+    pub(super) fn vcf_root(&mut self) -> Option<(Pos, u32)> {
+        self.budgeted(|w| {
+            for depth in [4, 8, ROOT_DEPTH] {
+                for (mv, _) in w.four_moves() {
+                    if !w.board.is_legal(mv) {
+                        continue;
+                    }
+                    w.board.make(mv);
+                    let r = w.vcf_defend(depth - 1, 1);
+                    w.board.undo();
+                    if let Some(n) = r {
+                        return Some((mv, n + 1));
+                    }
+                    if w.aborted {
+                        return None;
+                    }
+                }
+            }
+            None
+        })
+        .0
+    }
+
+    /// When the opponent would win by continuous fours if we passed, the root moves that
+    /// leave it no such win (`None` when there is no threat, nothing helps, or the probe ran
+    /// out of budget: then the search decides alone).
+    pub(super) fn vcf_defences(&mut self, moves: &[Pos]) -> Option<Vec<Pos>> {
+        let opp = self.board.side().opponent();
+        if !self.board.has_four_move(opp) {
+            return None;
+        }
+        let (safe, complete) = self.budgeted(|w| {
+            w.board.pass();
+            let threat = w.vcf_attack(DEFENCE_DEPTH, 1);
+            w.board.undo();
+            threat?;
+            let mut safe = Vec::new();
+            for &mv in moves {
+                w.board.make(mv);
+                let r = w.vcf_attack(DEFENCE_DEPTH, 1);
+                w.board.undo();
+                if w.aborted {
+                    return None;
+                }
+                if r.is_none() {
+                    safe.push(mv);
+                }
+            }
+            Some(safe)
+        });
+        match safe {
+            Some(s) if complete && !s.is_empty() && s.len() < moves.len() => Some(s),
+            _ => None,
+        }
     }
 }
