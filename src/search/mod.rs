@@ -621,6 +621,11 @@ impl Worker<'_> {
                     result.score = mated_in(2);
                     return finish(self, result);
                 }
+                // The move is forced: a short search only to report its value, and the time
+                // saved stays on the game clock.
+                let elapsed = self.elapsed_ms();
+                self.limits.soft_ms = self.limits.soft_ms.map(|s| elapsed + s / 10);
+                self.limits.hard_ms = self.limits.hard_ms.map(|h| h.min(elapsed + h / 5));
             } else {
                 result.score = mated_in(2);
                 return finish(self, result);
