@@ -505,6 +505,11 @@ impl Board {
         }
     }
 
+    /// Cells blocked for both colours, in the order they were blocked.
+    pub fn walls(&self) -> &[Pos] {
+        &self.walls
+    }
+
     /// Blocks the empty cell `p` for both colours for good (not part of the history).
     pub fn put_wall(&mut self, p: Pos) {
         debug_assert!(self.is_empty(p));

@@ -188,6 +188,9 @@ impl Engine {
             return;
         }
         let mut b = Board::new(self.board.width(), self.board.height(), rule);
+        for &p in self.board.walls() {
+            b.put_wall(p);
+        }
         for &(p, c) in self.board.history() {
             if p.is_none() {
                 b.pass();

@@ -147,6 +147,10 @@ impl<W: Write> Session<W> {
             Err(why) => {
                 // A command inside the block means the manager gave up on it.
                 if let Ok(Some(cmd)) = parse(t) {
+                    if cmd == Command::End {
+                        // nothing more may be printed after END
+                        return Flow::Quit;
+                    }
                     if !matches!(cmd, Command::Unknown(_)) {
                         let name = block.kind.name();
                         self.block = None;

@@ -102,7 +102,8 @@ pub fn parse_int(s: &str, what: &str) -> Result<i64, String> {
         return Err(format!("missing {what}"));
     }
     match s.parse::<i64>() {
-        Ok(v) if v.abs() < 1 << 53 => Ok(v),
+        // (i64::MIN has no absolute value: compare against the range instead)
+        Ok(v) if (-(1 << 53)..1 << 53).contains(&v) => Ok(v),
         Ok(_) => Err(format!("{what} out of range: {s}")),
         Err(_) => Err(format!("bad {what}: {s}")),
     }
@@ -171,6 +172,7 @@ mod tests {
         assert!(parse("START").is_err());
         assert!(parse("START abc").is_err());
         assert!(parse("START 99999999999999999999999").is_err());
+        assert!(parse("START -9223372036854775808").is_err());
         assert!(parse("TURN 1").is_err());
         assert!(parse("TURN 1,2,3").is_err());
         assert!(parse("TURN a,b").is_err());
