@@ -190,7 +190,12 @@ fn tactics_suite() {
             if ok[k] {
                 solved[k] += 1;
             }
-            pv = r.pv.iter().take(7).map(|&p| fmt(Some(p))).collect::<Vec<_>>().join(" ");
+            pv =
+                r.pv.iter()
+                    .take(7)
+                    .map(|&p| fmt(Some(p)))
+                    .collect::<Vec<_>>()
+                    .join(" ");
             line += &format!(
                 "  {}k: {:<7} {:<4} score {:>6} nodes {:>7}",
                 nodes / 1000,
