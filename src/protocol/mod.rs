@@ -258,7 +258,12 @@ impl<W: Write> Session<W> {
                 let mib = self.engine.tt_bytes() >> 20;
                 self.reply(&format!("MESSAGE hash size {mib} MiB"))
             }
-            Command::Unknown(name) => self.reply(&format!("UNKNOWN command {name}")),
+            Command::Unknown(name) => {
+                // echo a bounded part of the name: the line may be anything
+                let shown: String = name.chars().take(40).collect();
+                let more = if shown.len() < name.len() { "…" } else { "" };
+                self.reply(&format!("UNKNOWN command {shown}{more}"))
+            }
         }
     }
 

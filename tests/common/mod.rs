@@ -31,11 +31,16 @@ pub struct Engine {
 impl Engine {
     /// Starts `pbrain-rensa` with piped stdin, stdout and stderr.
     pub fn spawn() -> Engine {
+        Engine::spawn_logging("warn")
+    }
+
+    /// Starts `pbrain-rensa` with `RUST_LOG` set to `level` (its log goes to stderr).
+    pub fn spawn_logging(level: &str) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-rensa"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .env("RUST_LOG", "warn")
+            .env("RUST_LOG", level)
             .spawn()
             .expect("spawning pbrain-rensa");
         let stdout = child.stdout.take().expect("stdout");
@@ -84,16 +89,69 @@ impl Engine {
     /// Spawns an engine and starts an `size`×`size` game under `rule` with `turn_ms` per move.
     pub fn with_game(size: usize, rule: u32, turn_ms: u64) -> Engine {
         let mut e = Engine::spawn();
-        e.start(size);
-        e.send(&format!("INFO rule {rule}"));
-        e.send(&format!("INFO timeout_turn {turn_ms}"));
-        e.send("INFO timeout_match 0");
+        e.setup_game(size, rule, turn_ms);
         e
+    }
+
+    /// `START size` and the INFO lines for `rule` and `turn_ms` per move (no match limit),
+    /// then a round trip ([`Engine::sync`]) so the set-up is done before anything is timed.
+    pub fn setup_game(&mut self, size: usize, rule: u32, turn_ms: u64) {
+        self.start(size);
+        self.send(&format!("INFO rule {rule}"));
+        self.send(&format!("INFO timeout_turn {turn_ms}"));
+        self.send("INFO timeout_match 0");
+        self.sync();
+    }
+
+    /// Sends ABOUT and waits for its reply: everything sent before has been handled.
+    pub fn sync(&mut self) {
+        let r = self.cmd("ABOUT");
+        assert!(
+            r.starts_with("name=\"Rensa\""),
+            "sync: expected ABOUT's reply, got {r:?}"
+        );
     }
 
     /// What the engine wrote on stderr so far (for failure messages).
     pub fn stderr_text(&self) -> String {
         String::from_utf8_lossy(&self.stderr.lock().unwrap()).into_owned()
+    }
+
+    /// How many bytes the engine has written on stderr so far.
+    pub fn stderr_len(&self) -> usize {
+        self.stderr.lock().unwrap().len()
+    }
+
+    /// Waits up to `timeout` for `needle` to appear on stderr after byte `from`.
+    pub fn wait_stderr(&self, from: usize, needle: &str, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        loop {
+            {
+                let buf = self.stderr.lock().unwrap();
+                let tail = String::from_utf8_lossy(&buf[from.min(buf.len())..]);
+                if tail.contains(needle) {
+                    return true;
+                }
+            }
+            if Instant::now() >= deadline {
+                return false;
+            }
+            thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    /// For an engine spawned with `RUST_LOG=trace`, which logs each input line as it handles
+    /// it: waits until the line `DONE` written after stderr byte `from` has been handled (the
+    /// search starts right after it), then `settle` more. Robust on a loaded machine, where
+    /// a fixed sleep may end before the engine has even read the command.
+    pub fn wait_search_started(&self, from: usize, settle: Duration) {
+        let seen = self.wait_stderr(from, "< DONE", Duration::from_secs(10));
+        assert!(
+            seen,
+            "the engine never handled DONE; stderr:\n{}",
+            self.stderr_text()
+        );
+        thread::sleep(settle);
     }
 
     /// Sends one line, ending it with LF.
@@ -197,7 +255,10 @@ impl Engine {
     /// Sends a command whose reply must start with `ERROR`; returns the reply.
     pub fn error(&mut self, line: &str) -> String {
         let r = self.cmd(line);
-        assert!(r.starts_with("ERROR"), "expected ERROR for {line:?}, got {r:?}");
+        assert!(
+            r.starts_with("ERROR"),
+            "expected ERROR for {line:?}, got {r:?}"
+        );
         r
     }
 
@@ -296,7 +357,11 @@ impl Engine {
         self.send("END");
         let st = self.wait_exit(Duration::from_secs(3));
         assert!(st.is_some(), "engine did not exit after END");
-        assert!(st.unwrap().success(), "exit status {st:?}; stderr:\n{}", self.stderr_text());
+        assert!(
+            st.unwrap().success(),
+            "exit status {st:?}; stderr:\n{}",
+            self.stderr_text()
+        );
         let rest = self.drain(Duration::from_millis(200));
         assert!(rest.is_empty(), "output after END: {rest:?}");
     }
@@ -432,7 +497,10 @@ pub fn diagram_board(text: &str) -> Vec<String> {
 /// A square name as used by GomocupJudge: letter = x from `a` = 0, number = y + 1.
 pub fn square(name: &str) -> (i64, i64) {
     let mut chars = name.chars();
-    let letter = chars.next().expect("empty square name").to_ascii_lowercase();
+    let letter = chars
+        .next()
+        .expect("empty square name")
+        .to_ascii_lowercase();
     let x = letter as i64 - 'a' as i64;
     let y: i64 = chars.as_str().parse().expect("square number");
     (x, y - 1)
