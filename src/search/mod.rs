@@ -389,7 +389,9 @@ impl Worker<'_> {
             && self.board.count(opp, Threat::Flex4) > 0
             && self.board.count(me, Threat::Flex4) == 0;
         if depth <= 0 && forced.is_none() {
-            return self.leaf(ply);
+            // (A VCF probe here cost more depth than it found wins: about -90 Elo at 100 ms
+            // a move in self-play; the threat counts already score the fours.)
+            return eval::evaluate(&self.board);
         }
         let depth = depth.max(0);
         let static_eval = match hit {
@@ -560,12 +562,6 @@ impl Worker<'_> {
         }
     }
 
-    /// Depth 0: the static value. (A VCF probe here cost more depth than it found wins in
-    /// self-play at 100 ms a move: -90 Elo; the threat counts already score the fours.)
-    fn leaf(&mut self, _ply: usize) -> Score {
-        eval::evaluate(&self.board)
-    }
-
     /// The root: immediate wins and forced blocks, a VCF probe, then iterative deepening.
     fn root(&mut self, on_iteration: &mut dyn FnMut(&Iteration)) -> SearchResult {
         let me = self.board.side();
@@ -653,7 +649,22 @@ impl Worker<'_> {
             }
         }
 
-        // Iterative deepening.
+        self.iterate(&mut result, first, on_iteration);
+
+        // Belt and braces: never answer an illegal move.
+        if !result.best.is_some_and(|p| self.board.is_legal(p)) {
+            result.best = moves.first().map(|m| m.mv).or(fallback);
+        }
+        finish(self, result)
+    }
+
+    /// Iterative deepening from depth 1 until a limit, a proven result or a full board.
+    fn iterate(
+        &mut self,
+        result: &mut SearchResult,
+        first: Pos,
+        on_iteration: &mut dyn FnMut(&Iteration),
+    ) {
         let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut best_move = result.best.unwrap_or(first);
         let mut prev_score = 0;
@@ -702,12 +713,6 @@ impl Worker<'_> {
                 break;
             }
         }
-        // Belt and braces: never answer an illegal move.
-        if !result.best.is_some_and(|p| self.board.is_legal(p)) {
-            result.best = moves.first().map(|m| m.mv).or(fallback);
-        }
-        let _ = WIN_MIN;
-        finish(self, result)
     }
 }
 
