@@ -476,6 +476,45 @@ mod tests {
     }
 
     #[test]
+    fn stop_counts_by_request_number() {
+        let s = StopSignal::default();
+        assert!(!s.stops(3));
+        s.request_stop(5);
+        // a STOP ends searches for earlier requests, never for later ones
+        assert!(s.stops(3) && s.stops(4));
+        assert!(!s.stops(5) && !s.stops(6));
+        s.request_stop(2);
+        assert!(s.stops(4), "an older STOP does not undo a newer one");
+        s.request_end();
+        assert!(s.stops(100) && s.ended());
+    }
+
+    #[test]
+    fn a_stop_read_before_the_search_still_stops_it() {
+        let mut e = Engine::new();
+        e.new_game(15, 15, Rule::Freestyle);
+        e.play(7, 7).unwrap();
+        e.set_request(10);
+        e.stop_handle().request_stop(11);
+        let limits = Limits {
+            hard_ms: Some(60_000),
+            soft_ms: Some(60_000),
+            ..Limits::default()
+        };
+        let r = e.think(&limits, &mut |_| {});
+        assert!(r.best.is_some());
+        assert!(r.nodes < 5_000, "searched {} nodes after STOP", r.nodes);
+        // the next request is not stopped
+        e.set_request(12);
+        let limits = Limits {
+            depth: Some(3),
+            ..Limits::default()
+        };
+        let r = e.think(&limits, &mut |_| {});
+        assert_eq!(r.depth, 3);
+    }
+
+    #[test]
     fn memory_limit_sizes_the_table() {
         let mut e = Engine::new();
         e.set_memory_limit(350 << 20);
