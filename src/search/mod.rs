@@ -668,6 +668,7 @@ impl Worker<'_> {
         let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut best_move = result.best.unwrap_or(first);
         let mut prev_score = 0;
+        let mut stable = 0;
         for depth in 1..=max_depth {
             self.seldepth = 0;
             let score = self.aspiration(depth, prev_score);
@@ -681,9 +682,14 @@ impl Worker<'_> {
                 }
                 break;
             }
-            if self.pv_len[0] > 0 {
-                best_move = self.pv[0][0];
-            }
+            let last_score = result.score;
+            let new_best = if self.pv_len[0] > 0 {
+                self.pv[0][0]
+            } else {
+                best_move
+            };
+            stable = if new_best == best_move { stable + 1 } else { 0 };
+            best_move = new_best;
             result.best = Some(best_move);
             result.score = score;
             result.depth = depth;
@@ -705,6 +711,13 @@ impl Worker<'_> {
                 break;
             }
             if let Some(soft) = self.limits.soft_ms {
+                // early iterations always differ: judge stability from depth 5 on
+                let scale = if depth >= 5 {
+                    time::soft_scale_percent(stable, last_score - score)
+                } else {
+                    100
+                };
+                let soft = (soft * scale / 100).min(self.limits.hard_ms.unwrap_or(u64::MAX));
                 if self.elapsed_ms() >= soft {
                     break;
                 }

@@ -61,6 +61,21 @@ pub fn budget(clock: &Clock, empties: usize) -> Budget {
     }
 }
 
+/// How much of the soft limit to use, in percent, from how settled the search is: more when
+/// the best move has just changed or the score fell, less when the move has held for several
+/// iterations.
+pub fn soft_scale_percent(stable_iterations: u32, score_drop: i32) -> u64 {
+    let mut p = match stable_iterations {
+        0 => 140,
+        1..=3 => 100,
+        _ => 70,
+    };
+    if score_drop > 80 {
+        p += 30;
+    }
+    p
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,6 +129,13 @@ mod tests {
             100,
         );
         assert!(b.hard_ms <= 10);
+    }
+
+    #[test]
+    fn unsettled_searches_get_more_time() {
+        assert!(soft_scale_percent(0, 0) > soft_scale_percent(2, 0));
+        assert!(soft_scale_percent(6, 0) < 100);
+        assert!(soft_scale_percent(2, 200) > soft_scale_percent(2, 0));
     }
 
     #[test]
