@@ -540,7 +540,7 @@ impl Worker<'_> {
         if depth < 5 || is_mate_score(prev) {
             return self.search(depth, -INFINITE, INFINITE, 0, true);
         }
-        let mut delta = 40;
+        let mut delta = 25;
         let (mut lo, mut hi) = (prev - delta, prev + delta);
         loop {
             let score = self.search(depth, lo, hi, 0, true);
