@@ -305,6 +305,56 @@ impl Worker<'_> {
         self.pv_len[ply] = n + 1;
     }
 
+    /// The verdict of the threat counts alone: `Err(score)` when the node is decided (a five
+    /// now, an unstoppable five, an open four the opponent cannot answer), else `Ok` with
+    /// the one cell that blocks the opponent's five, or `Pos::NONE` when nothing is forced.
+    fn static_verdict(&mut self, ply: usize) -> Result<Pos, Score> {
+        let me = self.board.side();
+        let opp = me.opponent();
+        if self.board.count(me, Threat::Five) > 0 {
+            return Err(mate_in(ply + 1));
+        }
+        let mut forced = Pos::NONE;
+        let opp_fives = self.board.count(opp, Threat::Five);
+        if opp_fives > 0 && !self.caro {
+            if opp_fives >= 2 {
+                return Err(mated_in(ply + 2));
+            }
+            let mut cells = Vec::with_capacity(2);
+            self.five_cells(opp, &mut cells);
+            match cells.first() {
+                Some(&f) if self.board.is_legal(f) => forced = f,
+                _ => return Err(mated_in(ply + 2)),
+            }
+        }
+        if opp_fives == 0
+            && !self.caro
+            && self.board.count(me, Threat::Flex4) > 0
+            && !self.board.has_four_move(opp)
+        {
+            return Err(mate_in(ply + 3));
+        }
+        Ok(forced)
+    }
+
+    /// A pass searched with reduced depth, allowed only when the opponent cannot even make a
+    /// four and the last move was no pass: its score when it still fails high.
+    fn null_move(&mut self, depth: i32, beta: Score, ply: usize) -> Option<Score> {
+        let opp = self.board.side().opponent();
+        if self.board.has_four_move(opp) || self.board.last_move().is_some_and(|(p, _)| p.is_none())
+        {
+            return None;
+        }
+        let r = 2 + depth / 4;
+        self.board.pass();
+        let score = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+        self.board.undo();
+        if self.aborted {
+            return Some(0);
+        }
+        (score >= beta).then(|| if is_mate_score(score) { beta } else { score })
+    }
+
     /// The node search. Returns a score from the side to move's view.
     fn search(
         &mut self,
@@ -332,29 +382,10 @@ impl Worker<'_> {
         let opp = me.opponent();
 
         // Step 2. Static win checks from the threat counts.
-        if self.board.count(me, Threat::Five) > 0 {
-            return mate_in(ply + 1);
-        }
-        let mut forced = Pos::NONE;
-        let opp_fives = self.board.count(opp, Threat::Five);
-        if opp_fives > 0 && !self.caro {
-            if opp_fives >= 2 {
-                return mated_in(ply + 2);
-            }
-            let mut cells = Vec::with_capacity(2);
-            self.five_cells(opp, &mut cells);
-            match cells.first() {
-                Some(&f) if self.board.is_legal(f) => forced = f,
-                _ => return mated_in(ply + 2),
-            }
-        }
-        if opp_fives == 0
-            && !self.caro
-            && self.board.count(me, Threat::Flex4) > 0
-            && !self.board.has_four_move(opp)
-        {
-            return mate_in(ply + 3);
-        }
+        let forced = match self.static_verdict(ply) {
+            Ok(forced) => forced,
+            Err(score) => return score,
+        };
 
         // Step 3. Mate-distance pruning.
         alpha = alpha.max(mated_in(ply));
@@ -402,22 +433,9 @@ impl Worker<'_> {
 
         // Step 6. Null move: a pass, when the opponent cannot even make a four, and a
         // reduced search still fails high.
-        if !pv_node
-            && !threatened
-            && depth >= 3
-            && static_eval >= beta
-            && !self.board.has_four_move(opp)
-            && !self.board.last_move().is_some_and(|(p, _)| p.is_none())
-        {
-            let r = 2 + depth / 4;
-            self.board.pass();
-            let score = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
-            self.board.undo();
-            if self.aborted {
-                return 0;
-            }
-            if score >= beta {
-                return if is_mate_score(score) { beta } else { score };
+        if !pv_node && !threatened && depth >= 3 && static_eval >= beta {
+            if let Some(score) = self.null_move(depth, beta, ply) {
+                return score;
             }
         }
 
