@@ -20,105 +20,46 @@ const LARGE: u64 = 200_000;
 /// Solved at the larger budget must not fall below this (a little under today's count).
 const FLOOR_LARGE: usize = 114;
 
+mod fixture;
+
 struct Case {
     name: String,
     rule: Rule,
-    size: usize,
-    black: Vec<(usize, usize)>,
-    white: Vec<(usize, usize)>,
     to_move: Color,
     kind: String,
     answers: Vec<(usize, usize)>,
-}
-
-fn coords(s: &str) -> (usize, usize) {
-    let (x, y) = s.split_once(',').expect("x,y");
-    (x.parse().expect("x"), y.parse().expect("y"))
+    record: fixture::Record,
 }
 
 fn parse(text: &str) -> Vec<Case> {
-    let mut cases = Vec::new();
-    let mut cur: Option<Case> = None;
-    for line in text.lines().map(str::trim) {
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
-        let rest = rest.trim();
-        if word == "case" {
-            assert!(cur.is_none(), "case {rest} inside another case");
-            cur = Some(Case {
-                name: rest.to_string(),
-                rule: Rule::Freestyle,
-                size: 15,
-                black: vec![],
-                white: vec![],
-                to_move: Color::Black,
-                kind: String::new(),
-                answers: vec![],
-            });
-            continue;
-        }
-        if word == "end" {
-            cases.push(cur.take().expect("case before end"));
-            continue;
-        }
-        let c = cur
-            .as_mut()
-            .unwrap_or_else(|| panic!("'{line}' outside a case"));
-        match word {
-            "rule" => {
-                c.rule = match rest {
-                    "0" => Rule::Freestyle,
-                    "1" => Rule::Standard,
-                    "4" => Rule::Renju,
-                    r => panic!("{}: unknown rule {r}", c.name),
-                }
+    fixture::records(text)
+        .into_iter()
+        .map(|r| {
+            let rule = match r.value("rule") {
+                "0" => Rule::Freestyle,
+                "1" => Rule::Standard,
+                "4" => Rule::Renju,
+                x => panic!("{}: unknown rule {x}", r.name),
+            };
+            let to_move = match r.value("tomove") {
+                "black" => Color::Black,
+                "white" => Color::White,
+                s => panic!("{}: bad side {s}", r.name),
+            };
+            Case {
+                name: r.name.clone(),
+                rule,
+                to_move,
+                kind: r.value("kind").to_string(),
+                answers: r.points("answers"),
+                record: r,
             }
-            "size" => c.size = rest.parse().expect("size"),
-            "black" => c.black = rest.split_whitespace().map(coords).collect(),
-            "white" => c.white = rest.split_whitespace().map(coords).collect(),
-            "tomove" => {
-                c.to_move = match rest {
-                    "black" => Color::Black,
-                    "white" => Color::White,
-                    s => panic!("{}: bad side {s}", c.name),
-                }
-            }
-            "kind" => c.kind = rest.to_string(),
-            "answers" => c.answers = rest.split_whitespace().map(coords).collect(),
-            other => panic!("unexpected line start '{other}'"),
-        }
-    }
-    assert!(cur.is_none(), "unterminated case");
-    cases
+        })
+        .collect()
 }
 
 fn build(c: &Case) -> Board {
-    let mut b = Board::new(c.size, c.size, c.rule);
-    for &(x, y) in &c.black {
-        assert!(
-            x < c.size && y < c.size,
-            "{}: black stone off the board",
-            c.name
-        );
-        b.put(Pos::new(x, y), Color::Black);
-    }
-    for &(x, y) in &c.white {
-        assert!(
-            x < c.size && y < c.size,
-            "{}: white stone off the board",
-            c.name
-        );
-        assert!(
-            b.is_empty(Pos::new(x, y)),
-            "{}: two stones on {x},{y}",
-            c.name
-        );
-        b.put(Pos::new(x, y), Color::White);
-    }
-    b.set_side(c.to_move);
-    b
+    c.record.position(c.rule, c.to_move)
 }
 
 fn fmt(p: Option<Pos>) -> String {
@@ -142,7 +83,7 @@ fn tactics_suite() {
             c.kind
         );
         assert!(!c.answers.is_empty(), "{}: no answers", c.name);
-        let diff = c.black.len() as i64 - c.white.len() as i64;
+        let diff = c.record.points("black").len() as i64 - c.record.points("white").len() as i64;
         let expect = if diff == 0 {
             Color::Black
         } else {
@@ -158,7 +99,7 @@ fn tactics_suite() {
         assert_eq!(b.side(), c.to_move);
         for &(x, y) in &c.answers {
             assert!(
-                x < c.size && y < c.size,
+                x < c.record.size() && y < c.record.size(),
                 "{}: answer {x},{y} off the board",
                 c.name
             );
