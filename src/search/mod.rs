@@ -5,6 +5,7 @@
 pub mod time;
 pub mod tt;
 mod vcf;
+mod vct;
 
 use crate::board::{Board, Color, Pos, DIR_OFFSETS, GRID_CELLS};
 use crate::eval::{self, is_mate_score, mate_in, mated_in, Score, INFINITE, WIN_MIN};
@@ -54,6 +55,7 @@ pub struct Searcher {
     tt: TranspositionTable,
     history: Vec<[i32; 2]>,
     vcf_cache: Vec<u64>,
+    vct_cache: Vec<u64>,
 }
 
 impl Searcher {
@@ -62,6 +64,7 @@ impl Searcher {
             tt: TranspositionTable::new(tt_bytes),
             history: vec![[0; 2]; GRID_CELLS],
             vcf_cache: vec![0; 1 << 16],
+            vct_cache: vec![0; 1 << 18],
         }
     }
 
@@ -78,6 +81,7 @@ impl Searcher {
         self.tt.clear();
         self.history.iter_mut().for_each(|h| *h = [0; 2]);
         self.vcf_cache.fill(0);
+        self.vct_cache.fill(0);
     }
 
     /// Searches `board` for the side to move.
@@ -98,6 +102,7 @@ impl Searcher {
             tt: &mut self.tt,
             history: &mut self.history,
             vcf_cache: &mut self.vcf_cache,
+            vct_cache: &mut self.vct_cache,
             limits: *limits,
             stop,
             start: Instant::now(),
@@ -134,6 +139,7 @@ struct Worker<'a> {
     tt: &'a mut TranspositionTable,
     history: &'a mut [[i32; 2]],
     vcf_cache: &'a mut [u64],
+    vct_cache: &'a mut [u64],
     limits: Limits,
     /// Polled with the clock: true when the search must end now.
     stop: &'a dyn Fn() -> bool,
@@ -656,14 +662,31 @@ impl Worker<'_> {
             }
         }
 
-        // The opponent's win by continuous fours, if we let it: search only the moves
-        // that stop it.
+        // A forced win by threes and fours.
         if !self.caro && self.board.count(opp, Threat::Five) == 0 {
-            let all: Vec<Pos> = moves.iter().map(|m| m.mv).collect();
+            if let Some((mv, n)) = self.vct_root() {
+                result.best = Some(mv);
+                result.pv = vec![mv];
+                result.score = mate_in(n as usize);
+                result.depth = 1;
+                return finish(self, result);
+            }
+        }
+
+        // The opponent's win by continuous fours, or by threats, if we let it: search only
+        // the moves that stop it.
+        if !self.caro && self.board.count(opp, Threat::Five) == 0 {
+            let mut all: Vec<Pos> = moves.iter().map(|m| m.mv).collect();
             if let Some(safe) = self.vcf_defences(&all) {
-                result.best = Some(safe[0]);
-                result.pv = vec![safe[0]];
-                self.root_moves = safe;
+                all = safe;
+            }
+            if let Some(safe) = self.vct_defences(&all) {
+                all = safe;
+            }
+            if all.len() < moves.len() {
+                result.best = Some(all[0]);
+                result.pv = vec![all[0]];
+                self.root_moves = all;
             }
         }
 

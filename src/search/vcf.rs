@@ -13,6 +13,13 @@ const ROOT_NODES: u64 = 400_000;
 /// Attacker moves in the probe for the opponent's wins.
 const DEFENCE_DEPTH: i32 = 10;
 
+/// The part of the move's soft time a root probe may take (the divisor).
+#[derive(Clone, Copy)]
+pub(super) enum ProbeShare {
+    Third = 3,
+    Quarter = 4,
+}
+
 impl Worker<'_> {
     /// Cells where the side to move makes a four (or better), strongest first, then by index.
     fn four_moves(&self) -> Vec<(Pos, Threat)> {
@@ -124,7 +131,7 @@ impl Worker<'_> {
         r.map(|n| n + 1)
     }
 
-    fn five_point_near_last(&self, c: crate::board::Color) -> Option<Pos> {
+    pub(super) fn five_point_near_last(&self, c: crate::board::Color) -> Option<Pos> {
         let (last, _) = self.board.last_move()?;
         for &d in &DIR_OFFSETS {
             for k in (-4isize..=4).filter(|&k| k != 0) {
@@ -137,17 +144,25 @@ impl Worker<'_> {
         None
     }
 
-    /// Runs a root probe within its own budget: at most [`ROOT_NODES`] nodes and a third of
-    /// the move's soft time, so a bushy probe leaves room to search. Returns the probe's
-    /// answer and whether it ran to the end; running out of its own budget is not a reason
-    /// to stop the search.
-    fn budgeted<T>(&mut self, probe: impl FnOnce(&mut Self) -> T) -> (T, bool) {
+    /// Runs a root probe within its own budget: at most [`ROOT_NODES`] nodes and a share of
+    /// the move's soft time (and of a node limit), so a bushy probe leaves room to search.
+    /// Returns the probe's answer and whether it ran to the end; running out of its own
+    /// budget is not a reason to stop the search.
+    pub(super) fn budgeted<T>(
+        &mut self,
+        share: ProbeShare,
+        probe: impl FnOnce(&mut Self) -> T,
+    ) -> (T, bool) {
+        let div = share as u64;
         let saved = self.limits.nodes;
-        let budget = self.nodes + ROOT_NODES;
+        let budget = match saved {
+            Some(n) if div > 3 => self.nodes + (n.saturating_sub(self.nodes) / div).min(ROOT_NODES),
+            _ => self.nodes + ROOT_NODES,
+        };
         self.limits.nodes = Some(saved.map_or(budget, |n| n.min(budget)));
         let saved_hard = self.limits.hard_ms;
         if let Some(soft) = self.limits.soft_ms {
-            let cap = self.elapsed_ms() + (soft / 3).max(1);
+            let cap = self.elapsed_ms() + (soft / div).max(1);
             self.limits.hard_ms = Some(saved_hard.map_or(cap, |h| h.min(cap)));
         }
         let out = probe(self);
@@ -167,7 +182,7 @@ impl Worker<'_> {
 
     /// The root probe: the first move of a VCF and the plies to the five.
     pub(super) fn vcf_root(&mut self) -> Option<(Pos, u32)> {
-        self.budgeted(|w| {
+        self.budgeted(ProbeShare::Third, |w| {
             for depth in [4, 8, ROOT_DEPTH] {
                 for (mv, _) in w.four_moves() {
                     if !w.board.is_legal(mv) {
@@ -197,7 +212,7 @@ impl Worker<'_> {
         if !self.board.has_four_move(opp) {
             return None;
         }
-        let (safe, complete) = self.budgeted(|w| {
+        let (safe, complete) = self.budgeted(ProbeShare::Third, |w| {
             w.board.pass();
             let threat = w.vcf_attack(DEFENCE_DEPTH, 1);
             w.board.undo();
