@@ -17,7 +17,7 @@ const DEFENCE_DEPTH: i32 = 10;
 #[derive(Clone, Copy)]
 pub(super) enum ProbeShare {
     Third = 3,
-    Quarter = 4,
+    Eighth = 8,
 }
 
 impl Worker<'_> {

@@ -204,7 +204,7 @@ impl Worker<'_> {
 
     /// The root probe: the first move of a VCT and the plies to the five.
     pub(super) fn vct_root(&mut self) -> Option<(Pos, u32)> {
-        self.budgeted(super::vcf::ProbeShare::Quarter, |w| {
+        self.budgeted(super::vcf::ProbeShare::Eighth, |w| {
             for depth in ROOT_DEPTHS {
                 if let Some((mv, n)) = w.vct_attack(depth, 0) {
                     if !mv.is_none() && w.board.is_legal(mv) {
@@ -224,7 +224,7 @@ impl Worker<'_> {
     /// leave it no such win (`None` when there is no threat, nothing helps, or the probe ran
     /// out of budget).
     pub(super) fn vct_defences(&mut self, moves: &[Pos]) -> Option<Vec<Pos>> {
-        let (safe, complete) = self.budgeted(super::vcf::ProbeShare::Quarter, |w| {
+        let (safe, complete) = self.budgeted(super::vcf::ProbeShare::Eighth, |w| {
             w.board.pass();
             let threat = w.vct_attack(DEFENCE_DEPTH, 1);
             w.board.undo();
