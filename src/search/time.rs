@@ -23,6 +23,9 @@ pub struct Clock {
     pub left_ms: Option<i64>,
 }
 
+/// What one move costs beyond its search, at most, as the match clock sees it.
+const PER_MOVE_OVERHEAD_MS: u64 = 10;
+
 /// Safety margin kept below a per-move limit: pipes, process scheduling, a loaded machine.
 fn margin(limit_ms: u64) -> u64 {
     (limit_ms / 10).clamp(30, 250)
@@ -49,7 +52,11 @@ pub fn budget(clock: &Clock, empties: usize) -> Budget {
         // Expect the game to need about a third of the remaining cells per side, but spread
         // over no more than 25 and no fewer than 8 moves.
         let moves_left = (empties as u64 / 3).clamp(8, 25);
-        let usable = left.saturating_sub(margin(left.min(clock.turn_ms)));
+        // Every move costs a few ms beyond the search (pipes, the manager): keep them for
+        // each move we may still have to make, so a game played to the last cell ends on
+        // the board, not on the clock.
+        let reserve = PER_MOVE_OVERHEAD_MS * (empties as u64 / 2);
+        let usable = left.saturating_sub(margin(left.min(clock.turn_ms)) + reserve);
         let share = usable / moves_left;
         soft = soft.min(share);
         hard = hard.min(usable / 4).min(share * 3).max(soft);
@@ -116,6 +123,56 @@ mod tests {
         assert!(b.soft_ms <= 60_000 / 25);
         assert!(b.hard_ms <= 15_000);
         assert!(b.hard_ms >= b.soft_ms);
+    }
+
+    /// Plays a whole game against the clock: every move takes the most the search would
+    /// use (the soft limit stretched by 170%, the most the stability scaling gives, capped
+    /// by the hard limit), two stones a turn until the board is full. Returns the times.
+    fn whole_game(turn_ms: u64, match_ms: u64, cells: usize) -> Vec<u64> {
+        let mut left = match_ms as i64;
+        let mut used = Vec::new();
+        let mut empties = cells - 4;
+        while empties >= 2 {
+            let clock = Clock {
+                turn_ms,
+                match_ms,
+                left_ms: Some(left),
+            };
+            let b = budget(&clock, empties);
+            let t = (b.soft_ms * 170 / 100).min(b.hard_ms);
+            assert!(t <= turn_ms, "{t} ms over the {turn_ms} ms turn");
+            left -= t as i64 + 5; // a few ms of pipes and process switches on top
+            assert!(left > 0, "out of time after {} moves: {used:?}", used.len());
+            used.push(t);
+            empties -= 2;
+        }
+        used
+    }
+
+    #[test]
+    fn gomocup_controls_last_a_whole_game() {
+        // Gomocup's controls: 5 s a turn with 120 s (and 100 s) a game, 30 s with 180 s,
+        // 300 s with 1000 s; on 15x15 and 20x20 boards played to the last cell.
+        for (turn, total) in [
+            (5_000, 120_000),
+            (5_000, 100_000),
+            (30_000, 180_000),
+            (300_000, 1_000_000),
+        ] {
+            for cells in [225, 400] {
+                let used = whole_game(turn, total, cells);
+                let sum: u64 = used.iter().sum();
+                assert!(sum < total, "{turn}/{total}: {sum} ms used");
+                // the opening moves, where the game is decided, get a real share...
+                let first: u64 = used[..10].iter().sum();
+                assert!(
+                    first >= total / 5,
+                    "{turn}/{total}: first ten moves {first} ms"
+                );
+                // ...and even the fiftieth move still gets thought
+                assert!(used[49] >= total / 1000, "{turn}/{total}: {used:?}");
+            }
+        }
     }
 
     #[test]
