@@ -117,3 +117,40 @@ fn renju_black_cannot_block_on_a_forbidden_point() {
     assert!(r.score <= -WIN_MIN, "{r:?}");
     assert!(b.is_legal(r.best.unwrap()));
 }
+
+/// Black's two open twos cross on (5,5): playing there makes two open threes.
+const DOUBLE_THREE: &str = "
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . x . . . . . . .
+    . . . . . x . . . . . . .
+    . . . x x . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . . . .
+    . . . . . . . . . . o . o
+    . . . . . . . . . . . . .
+    . . . . . . . . . . o . o
+    . . . . . . . . . . . . .";
+
+#[test]
+fn vct_finds_a_double_three() {
+    // Depth 1 cannot see the win; the threat-space probe at the root does.
+    let b = Board::from_diagram(DOUBLE_THREE, Rule::Freestyle);
+    assert_eq!(b.side(), Color::Black);
+    let r = best(&b, 1);
+    assert_eq!(r.best, Some(Pos::new(5, 5)));
+    assert!(r.score >= WIN_MIN, "{r:?}");
+}
+
+#[test]
+fn vct_keeps_renju_black_off_a_double_three() {
+    let b = Board::from_diagram(DOUBLE_THREE, Rule::Renju);
+    assert!(b.is_forbidden(Pos::new(5, 5)));
+    // (Black has other threats there; whatever it plays, it is not the forbidden point.)
+    let r = best(&b, 1);
+    let m = r.best.unwrap();
+    assert_ne!(m, Pos::new(5, 5));
+    assert!(b.is_legal(m));
+}
