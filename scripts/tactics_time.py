@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Run the tactics suite through the real binary at a fixed time per move.
+
+Usage (from the repository root, after `cargo build --release`):
+
+    python3 scripts/tactics_time.py [--engine target/release/pbrain-rensa] [--turn-ms 100] \
+        tests/data/tactics.txt tests/data/tactics_vct.txt
+
+`cargo test` checks the same positions with node budgets, which do not depend on the
+machine; this script answers "how many are solved at 100 ms and at 1 s a move" on this
+machine, as a Gomocup manager would ask: START, INFO rule and timeout_turn, BOARD ... DONE.
+A position is solved when the answer is one of the recorded answers. Python 3 stdlib only.
+"""
+
+import argparse
+import subprocess
+import sys
+from collections import defaultdict
+
+
+def records(path):
+    """The `case` ... `end` blocks of a fixture file as dicts."""
+    out, cur = [], None
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            key, _, value = line.partition(" ")
+            if key == "case":
+                cur = {"case": value}
+            elif key == "end":
+                out.append(cur)
+                cur = None
+            elif cur is not None:
+                cur[key] = value
+    return out
+
+
+def points(text):
+    return [tuple(int(v) for v in p.split(",")) for p in (text or "").split()]
+
+
+def ask(engine, case, turn_ms):
+    """The engine's move for the case's position, as (x, y), or None."""
+    size = int(case.get("size", 15))
+    me = case["tomove"]
+    lines = [f"START {size}", f"INFO rule {case['rule']}", f"INFO timeout_turn {turn_ms}",
+             "INFO timeout_match 0", "BOARD"]
+    # Playing order does not matter to the engine; own stones are 1, the opponent's 2.
+    for colour in ("black", "white"):
+        field = 1 if colour == me else 2
+        lines += [f"{x},{y},{field}" for x, y in points(case.get(colour))]
+    lines += ["DONE"]
+    proc = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    proc.stdin.write("\n".join(lines) + "\n")
+    proc.stdin.flush()
+    answer = None
+    for line in proc.stdout:
+        line = line.strip()
+        if line in ("OK",) or line.startswith(("MESSAGE", "DEBUG")):
+            continue
+        if line.startswith(("ERROR", "UNKNOWN")):
+            break
+        try:
+            x, y = (int(v) for v in line.split(","))
+            answer = (x, y)
+        except ValueError:
+            pass
+        break
+    proc.stdin.write("END\n")
+    proc.stdin.flush()
+    proc.wait(timeout=5)
+    return answer
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--engine", default="target/release/pbrain-rensa")
+    ap.add_argument("--turn-ms", type=int, default=100)
+    ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("files", nargs="+")
+    args = ap.parse_args()
+    groups = defaultdict(lambda: [0, 0])
+    for path in args.files:
+        for case in records(path):
+            answers = set(points(case["answers"]))
+            move = ask(args.engine, case, args.turn_ms)
+            ok = move in answers
+            g = groups[(case["rule"], case["kind"])]
+            g[0] += 1
+            g[1] += ok
+            if args.verbose or not ok:
+                print(f"{case['case']:<18} {'ok' if ok else 'MISS':<4} answer {move}",
+                      file=sys.stderr)
+    names = {"0": "freestyle", "1": "standard", "4": "renju"}
+    total = [0, 0]
+    for (rule, kind), (n, ok) in sorted(groups.items()):
+        print(f"{names.get(rule, rule):<9} {kind:<7} {ok:>3}/{n}")
+        total[0] += n
+        total[1] += ok
+    print(f"solved at {args.turn_ms} ms a move: {total[1]}/{total[0]}")
+
+
+if __name__ == "__main__":
+    main()
