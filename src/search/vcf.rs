@@ -212,20 +212,36 @@ impl Worker<'_> {
         if !self.board.has_four_move(opp) {
             return None;
         }
-        let (safe, complete) = self.budgeted(ProbeShare::Third, |w| {
+        self.defences(ProbeShare::Third, moves, |w| {
+            w.vcf_attack(DEFENCE_DEPTH, 1).is_some()
+        })
+    }
+
+    /// The root moves after which `wins` (a solver for the opponent, who is then to move)
+    /// finds nothing, when it finds a win for the opponent if we passed; `None` when there
+    /// is no such threat, every move or none stops it, or the probe ran out of `share`.
+    pub(super) fn defences(
+        &mut self,
+        share: ProbeShare,
+        moves: &[Pos],
+        mut wins: impl FnMut(&mut Self) -> bool,
+    ) -> Option<Vec<Pos>> {
+        let (safe, complete) = self.budgeted(share, |w| {
             w.board.pass();
-            let threat = w.vcf_attack(DEFENCE_DEPTH, 1);
+            let threat = wins(w);
             w.board.undo();
-            threat?;
+            if !threat {
+                return None;
+            }
             let mut safe = Vec::new();
             for &mv in moves {
                 w.board.make(mv);
-                let r = w.vcf_attack(DEFENCE_DEPTH, 1);
+                let lost = wins(w);
                 w.board.undo();
                 if w.aborted {
                     return None;
                 }
-                if r.is_none() {
+                if !lost {
                     safe.push(mv);
                 }
             }

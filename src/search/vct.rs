@@ -224,28 +224,8 @@ impl Worker<'_> {
     /// leave it no such win (`None` when there is no threat, nothing helps, or the probe ran
     /// out of budget).
     pub(super) fn vct_defences(&mut self, moves: &[Pos]) -> Option<Vec<Pos>> {
-        let (safe, complete) = self.budgeted(super::vcf::ProbeShare::Eighth, |w| {
-            w.board.pass();
-            let threat = w.vct_attack(DEFENCE_DEPTH, 1);
-            w.board.undo();
-            threat?;
-            let mut safe = Vec::new();
-            for &mv in moves {
-                w.board.make(mv);
-                let r = w.vct_attack(DEFENCE_DEPTH, 1);
-                w.board.undo();
-                if w.aborted {
-                    return None;
-                }
-                if r.is_none() {
-                    safe.push(mv);
-                }
-            }
-            Some(safe)
-        });
-        match safe {
-            Some(s) if complete && !s.is_empty() && s.len() < moves.len() => Some(s),
-            _ => None,
-        }
+        self.defences(super::vcf::ProbeShare::Eighth, moves, |w| {
+            w.vct_attack(DEFENCE_DEPTH, 1).is_some()
+        })
     }
 }
