@@ -171,6 +171,9 @@ impl<W: Write> Session<W> {
     fn command(&mut self, cmd: Command) -> Flow {
         match cmd {
             Command::Start(n) => self.start(n, n),
+            // Yixin-Board's first coordinate is the row: it runs up to H, so it is our x.
+            // (Gomoku is the same game transposed, so the board need not know.)
+            Command::StartColsRows(cols, rows) => self.start(rows, cols),
             Command::RectStart(w, h) => self.start(w, h),
             Command::Restart => {
                 if !self.started {

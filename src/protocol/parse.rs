@@ -4,6 +4,9 @@
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
     Start(i64),
+    /// Yixin-Board's `START W H` / `start W H`: W columns and H rows, with coordinates sent
+    /// and read as row,column (so the first one runs up to H).
+    StartColsRows(i64, i64),
     RectStart(i64, i64),
     Restart,
     Begin,
@@ -50,7 +53,16 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
         }
     };
     match name.as_str() {
-        "START" => Ok(Some(Command::Start(parse_int(rest, "board size")?))),
+        "START" => {
+            let nums: Vec<&str> = rest.split_whitespace().collect();
+            match nums[..] {
+                [w, h] => Ok(Some(Command::StartColsRows(
+                    parse_int(w, "board width")?,
+                    parse_int(h, "board height")?,
+                ))),
+                _ => Ok(Some(Command::Start(parse_int(rest, "board size")?))),
+            }
+        }
         "RECTSTART" => {
             let (w, h) = parse_pair(rest).map_err(|e| format!("RECTSTART: {e}"))?;
             Ok(Some(Command::RectStart(w, h)))
@@ -141,6 +153,16 @@ mod tests {
     #[test]
     fn commands_are_case_insensitive() {
         assert_eq!(parse("start 15"), Ok(Some(Command::Start(15))));
+        assert_eq!(
+            parse("START 15 20"),
+            Ok(Some(Command::StartColsRows(15, 20)))
+        );
+        assert_eq!(
+            parse("start  20\t15 "),
+            Ok(Some(Command::StartColsRows(20, 15)))
+        );
+        assert!(parse("START 15 x").is_err());
+        assert!(parse("START 15 15 15").is_err());
         assert_eq!(parse("Turn 3,4"), Ok(Some(Command::Turn(3, 4))));
         assert_eq!(parse("TURN 3, 4"), Ok(Some(Command::Turn(3, 4))));
         assert_eq!(parse("  board "), Ok(Some(Command::Board)));

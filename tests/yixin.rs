@@ -1,0 +1,191 @@
+//! Yixin-Board's own command sequences, replayed byte for byte in-process, with the replies
+//! read the way Yixin-Board reads them (`iochannelout_watch` in its `main.c`): each line is
+//! upper-cased and matched by prefix, and any line it does not recognise is taken as the
+//! engine's move `row,col`. A stray line is therefore a lost move.
+
+use rensa::engine::Engine;
+use rensa::protocol::{Flow, Session};
+
+/// What Yixin-Board makes of one line from the engine.
+#[derive(Debug, PartialEq, Eq)]
+enum Seen {
+    /// Logged or used for display: OK, MESSAGE…, DETAIL, DEBUG, ERROR, UNKNOWN, FORBID.
+    Other(String),
+    /// Taken as the engine's move, (row, column); `None` when `%d,%d` does not scan.
+    Move(Option<(i64, i64)>),
+}
+
+fn yixin_reads(line: &str) -> Seen {
+    let up = line.to_ascii_uppercase();
+    const PREFIXES: [&str; 8] = [
+        "OK",
+        "MESSAGE",
+        "DETAIL",
+        "DEBUG",
+        "ERROR",
+        "UNKNOWN",
+        "FORBID",
+        "SUGGEST_NONE",
+    ];
+    if PREFIXES[..7].iter().any(|p| up.starts_with(p)) {
+        return Seen::Other(up);
+    }
+    let mut it = up.splitn(2, ',');
+    let row = it.next().and_then(|s| s.trim().parse().ok());
+    let col = it
+        .next()
+        .and_then(|s| s.split(|c: char| !c.is_ascii_digit() && c != '-').next())
+        .and_then(|s| s.trim().parse().ok());
+    Seen::Move(row.zip(col))
+}
+
+struct Gui {
+    session: Session<Vec<u8>>,
+    read: usize,
+}
+
+impl Gui {
+    fn new() -> Gui {
+        Gui {
+            session: Session::new(Engine::new(), Vec::new()),
+            read: 0,
+        }
+    }
+
+    /// Sends Yixin-Board's bytes (LF-separated lines) and returns what it would read back.
+    fn send(&mut self, bytes: &str) -> Vec<Seen> {
+        for line in bytes.split('\n').filter(|l| !l.is_empty()) {
+            assert_eq!(self.session.handle_line(line), Flow::Continue, "{line}");
+        }
+        let out = self.session.output();
+        let text = String::from_utf8(out[self.read..].to_vec()).expect("utf-8 replies");
+        self.read = out.len();
+        text.lines().map(yixin_reads).collect()
+    }
+
+    fn moves(&mut self, bytes: &str) -> Vec<Option<(i64, i64)>> {
+        self.send(bytes)
+            .into_iter()
+            .filter_map(|s| match s {
+                Seen::Move(m) => Some(m),
+                Seen::Other(_) => None,
+            })
+            .collect()
+    }
+}
+
+/// `init_engine()` and `set_level()` for a node level, then `set_rule()`: start-up as sent.
+fn startup(cols: usize, rows: usize, rule: u32) -> String {
+    format!(
+        "info show_detail 1\nyxshowinfo\nSTART {cols} {rows}\nINFO max_node 10000\n\
+         INFO timeout_match 100000000\nINFO time_left 100000000\nINFO timeout_turn 2000000\n\
+         INFO max_depth {}\nINFO time_increment 0\nINFO caution_factor 1\nINFO thread_num 1\n\
+         INFO hash_size 524288\nINFO pondering 0\nINFO vcthread 0\nINFO rule {rule}\n",
+        cols * rows
+    )
+}
+
+/// The block sent before each think: stones in game order as row,col,owner.
+fn think_block(cols: usize, rows: usize, stones: &[(i64, i64)]) -> String {
+    let mut s = format!("INFO time_left 100000000\nyxhashclear\nstart {cols} {rows}\nboard\n");
+    let n = stones.len();
+    for (i, (r, c)) in stones.iter().enumerate() {
+        let owner = if n % 2 == i % 2 { 1 } else { 2 };
+        s += &format!("{r},{c},{owner}\n");
+    }
+    s + "done\n"
+}
+
+#[test]
+fn startup_sends_nothing_that_reads_as_a_move() {
+    let mut g = Gui::new();
+    let seen = g.send(&startup(15, 15, 0));
+    assert!(seen.iter().all(|s| matches!(s, Seen::Other(_))), "{seen:?}");
+    assert!(seen.contains(&Seen::Other("MESSAGE INFO MAX_THREAD_NUM 1".into())));
+    assert!(seen
+        .iter()
+        .any(|s| matches!(s, Seen::Other(l) if l.starts_with("MESSAGE INFO MAX_HASH_SIZE "))));
+}
+
+#[test]
+fn a_think_on_an_empty_board_gives_one_move() {
+    let mut g = Gui::new();
+    g.send(&startup(15, 15, 0));
+    let moves = g.moves(&think_block(15, 15, &[]));
+    assert_eq!(moves.len(), 1, "{moves:?}");
+    let (r, c) = moves[0].expect("a move that scans as %d,%d");
+    assert!((0..15).contains(&r) && (0..15).contains(&c));
+}
+
+#[test]
+fn a_think_after_moves_answers_a_free_cell() {
+    let mut g = Gui::new();
+    g.send(&startup(15, 15, 0));
+    let stones = [(7, 7), (7, 8), (8, 8), (6, 6)];
+    let moves = g.moves(&think_block(15, 15, &stones));
+    assert_eq!(moves.len(), 1, "{moves:?}");
+    let m = moves[0].expect("a move");
+    assert!(!stones.contains(&m));
+    // then the human's click goes as a lower-case turn, row first
+    let m2 = g.moves(&format!(
+        "INFO time_left 100000000\nyxhashclear\nturn {},{}\n",
+        m.0 + 1,
+        m.1
+    ));
+    assert_eq!(m2.len(), 1, "{m2:?}");
+}
+
+/// On a board of 15 columns and 20 rows Yixin-Board writes `start 15 20` and sends rows up
+/// to 19 as the first coordinate: the engine must take the position as meant, so a four on
+/// the bottom row is completed on that row.
+#[test]
+fn rectangular_boards_keep_yixins_row_col_order() {
+    let mut g = Gui::new();
+    g.send(&startup(15, 20, 0));
+    // ours (the side to move, black): row 19, columns 10..13; theirs scattered
+    let stones = [
+        (19, 10),
+        (2, 2),
+        (19, 11),
+        (2, 4),
+        (19, 12),
+        (4, 2),
+        (19, 13),
+        (5, 9),
+    ];
+    let seen = g.send(&think_block(15, 20, &stones));
+    let moves: Vec<_> = seen
+        .iter()
+        .filter_map(|s| match s {
+            Seen::Move(m) => Some(*m),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(moves.len(), 1, "{seen:?}");
+    let m = moves[0].expect("a move");
+    assert!(m == (19, 9) || m == (19, 14), "{m:?} ({seen:?})");
+    // a row-first stone beyond 15 columns' reach would be off a transposed board
+    assert!(!seen
+        .iter()
+        .any(|s| matches!(s, Seen::Other(l) if l.starts_with("ERROR"))));
+}
+
+#[test]
+fn renju_forbidden_points_come_back_row_first() {
+    let mut g = Gui::new();
+    g.send(&startup(15, 15, 2));
+    // show_forbid(): black to move has a double three at row 3, column 9 (threes along
+    // row 3 and down column 9)
+    let seen = g.send(
+        "start 15 15\nyxboard\n3,7,1\n10,0,2\n3,8,1\n10,14,2\n1,9,1\n14,0,2\n2,9,1\n14,14,2\ndone\nyxshowforbid\n",
+    );
+    assert_eq!(seen.last(), Some(&Seen::Other("FORBID 0309.".into())));
+}
+
+#[test]
+fn commands_rensa_lacks_are_logged_not_taken_as_moves() {
+    let mut g = Gui::new();
+    g.send(&startup(15, 15, 0));
+    let seen = g.send("yxblockreset\nyxblockpathreset\ninfo usedatabase 1\ninfo start_depth 3\n");
+    assert!(seen.iter().all(|s| matches!(s, Seen::Other(_))), "{seen:?}");
+}
