@@ -13,7 +13,7 @@ use std::sync::Arc;
 /// Memory kept outside the transposition table: pattern tables (2 MiB per rule in use),
 /// boards, stacks, the binary itself.
 const RESERVED_BYTES: u64 = 24 << 20;
-/// Transposition table size when no memory limit is given.
+/// Transposition table limit when no memory limit is given.
 const DEFAULT_TT_BYTES: usize = 64 << 20;
 /// The table never grows past this: larger ones only cost clearing time at our speeds.
 const MAX_TT_BYTES: usize = 256 << 20;
@@ -210,16 +210,17 @@ impl Engine {
         } else {
             (max_bytes.saturating_sub(RESERVED_BYTES) as usize).min(MAX_TT_BYTES)
         };
-        if tt != self.searcher.tt_bytes() {
-            // build the new table before dropping the old one only if both fit
-            self.searcher.resize_tt(0);
-            self.searcher.resize_tt(tt);
-            self.tt_used = false;
-        }
+        self.searcher.set_tt_limit(tt);
     }
 
+    /// The transposition table's size now.
     pub fn tt_bytes(&self) -> usize {
         self.searcher.tt_bytes()
+    }
+
+    /// The most the transposition table may grow to.
+    pub fn tt_limit(&self) -> usize {
+        self.searcher.tt_limit()
     }
 
     /// Forgets the transposition table and history.
@@ -517,10 +518,41 @@ mod tests {
     #[test]
     fn memory_limit_sizes_the_table() {
         let mut e = Engine::new();
+        // nothing large before the first search
+        assert!(e.tt_bytes() <= 1 << 20);
         e.set_memory_limit(350 << 20);
-        assert!(e.tt_bytes() as u64 <= (350u64 << 20) - RESERVED_BYTES);
+        assert!(e.tt_bytes() <= 1 << 20);
+        assert!(e.tt_limit() as u64 <= (350u64 << 20) - RESERVED_BYTES);
+        assert!(e.tt_limit() >= 128 << 20);
+        // a search with no time limit grows the table to its limit at once
+        e.new_game(15, 15, Rule::Freestyle);
+        e.play(7, 7).unwrap();
+        let depth_only = Limits {
+            depth: Some(2),
+            ..Limits::default()
+        };
+        e.think(&depth_only, &mut |_| {});
         assert!(e.tt_bytes() >= 128 << 20);
+        assert!(e.tt_bytes() <= e.tt_limit());
+        // a lower limit gives memory back at once
         e.set_memory_limit(40 << 20);
         assert!(e.tt_bytes() <= 16 << 20);
+        assert!(e.tt_limit() <= 16 << 20);
+    }
+
+    #[test]
+    fn the_table_grows_by_what_the_clock_allows() {
+        let mut e = Engine::new();
+        e.set_memory_limit(350 << 20);
+        e.new_game(15, 15, Rule::Freestyle);
+        e.play(7, 7).unwrap();
+        let short = Limits {
+            hard_ms: Some(100),
+            soft_ms: Some(1),
+            ..Limits::default()
+        };
+        e.think(&short, &mut |_| {});
+        // 5 % of 100 ms at no more than a few GB/s
+        assert!(e.tt_bytes() <= 32 << 20, "{} bytes", e.tt_bytes());
     }
 }
