@@ -280,18 +280,23 @@ impl Engine {
 
     /// Replaces the position by `stones` (listed in playing order where it matters), with
     /// the side of the [`Owner::Own`] stones to move. The colours follow from the counts:
-    /// equal counts make us black, one more opponent stone makes us white. On error the old
-    /// position stays.
+    /// equal counts make us black, one more opponent stone makes us white. Counts no game
+    /// could reach (a puzzle set up by hand) are still played, with a warning: we are black
+    /// when we have at least as many stones, else white. On error the old position stays.
     pub fn set_position(&mut self, stones: &[(i64, i64, Owner)]) -> Result<Color, MoveError> {
         let own = stones.iter().filter(|s| s.2 == Owner::Own).count();
         let opponent = stones.iter().filter(|s| s.2 == Owner::Opponent).count();
-        let me = if own == opponent {
+        let me = if own >= opponent {
             Color::Black
-        } else if opponent == own + 1 {
-            Color::White
         } else {
-            return Err(MoveError::Unbalanced { own, opponent });
+            Color::White
         };
+        if own != opponent && opponent != own + 1 {
+            log::warn!(
+                "stone counts no game can reach ({own} own, {opponent} opponent): \
+                 playing {me:?} to move"
+            );
+        }
         let mut b = Board::new(self.board.width(), self.board.height(), self.board.rule());
         for &(x, y, owner) in stones {
             let p = free_cell(&b, x, y)?;
@@ -449,12 +454,18 @@ mod tests {
         assert_eq!(me, Color::White);
         assert_eq!(e.board().side(), Color::White);
         assert_eq!(e.board().stone(Pos::new(7, 7)), Some(Color::Black));
-        let err = e
+        // a set-up puzzle: more stones of ours than any game gives; we still move
+        let me = e
             .set_position(&[(1, 1, Owner::Own), (2, 2, Owner::Own)])
-            .unwrap_err();
-        assert!(matches!(err, MoveError::Unbalanced { .. }));
-        // the old position stays
-        assert_eq!(e.board().stone_count(), 3);
+            .unwrap();
+        assert_eq!(me, Color::Black);
+        assert_eq!(e.board().side(), Color::Black);
+        let me = e
+            .set_position(&[(1, 1, Owner::Opponent), (2, 2, Owner::Opponent)])
+            .unwrap();
+        assert_eq!(me, Color::White);
+        assert_eq!(e.board().stone(Pos::new(2, 2)), Some(Color::Black));
+        // a duplicate is an error, and the old position stays
         assert_eq!(
             e.set_position(&[(1, 1, Owner::Own), (1, 1, Owner::Opponent)]),
             Err(MoveError::Duplicate(Pos::new(1, 1)))

@@ -75,24 +75,46 @@ fn bench(depth: i32) -> Result<()> {
 /// What the input thread hands the session.
 enum Input {
     Line(String),
+    /// A line longer than [`MAX_LINE`]: only its length was kept.
+    TooLong(usize),
     Eof,
 }
+
+/// The longest line kept. The longest real command (a BOARD line, an INFO folder path) is
+/// far shorter; past this a line is counted and dropped, so no input grows memory.
+const MAX_LINE: usize = 64 << 10;
 
 /// Splits input into lines on LF, CR LF or a lone CR.
 struct LineSplitter {
     buf: Vec<u8>,
+    /// Bytes of the current line, kept or not.
+    len: usize,
+}
+
+/// One line of input, as the splitter hands it over.
+enum Piece {
+    Line(String),
+    TooLong(usize),
 }
 
 impl LineSplitter {
-    fn feed(&mut self, bytes: &[u8], out: &mut Vec<String>) {
+    fn feed(&mut self, bytes: &[u8], out: &mut Vec<Piece>) {
         for &b in bytes {
             if b == b'\n' || b == b'\r' {
-                if !self.buf.is_empty() {
-                    out.push(String::from_utf8_lossy(&self.buf).into_owned());
-                    self.buf.clear();
+                if self.len > MAX_LINE {
+                    out.push(Piece::TooLong(self.len));
+                } else if !self.buf.is_empty() {
+                    out.push(Piece::Line(String::from_utf8_lossy(&self.buf).into_owned()));
                 }
+                self.buf.clear();
+                self.len = 0;
             } else {
-                self.buf.push(b);
+                self.len += 1;
+                if self.len <= MAX_LINE {
+                    self.buf.push(b);
+                } else if !self.buf.is_empty() {
+                    self.buf = Vec::new();
+                }
             }
         }
     }
@@ -109,7 +131,10 @@ fn run_protocol() -> Result<()> {
             .spawn(move || {
                 let mut stdin = std::io::stdin().lock();
                 let mut chunk = [0u8; 4096];
-                let mut split = LineSplitter { buf: Vec::new() };
+                let mut split = LineSplitter {
+                    buf: Vec::new(),
+                    len: 0,
+                };
                 let mut lines = Vec::new();
                 // numbered as the session will count them, for the stop signal
                 let mut line_no = 0u64;
@@ -120,8 +145,17 @@ fn run_protocol() -> Result<()> {
                     };
                     // at the end of input the last line may lack its line break
                     split.feed(if n == 0 { b"\n" } else { &chunk[..n] }, &mut lines);
-                    for line in lines.drain(..) {
+                    for piece in lines.drain(..) {
                         line_no += 1;
+                        let line = match piece {
+                            Piece::Line(l) => l,
+                            Piece::TooLong(n) => {
+                                if tx.send(Input::TooLong(n)).is_err() {
+                                    return;
+                                }
+                                continue;
+                            }
+                        };
                         let word = line.split_whitespace().next().unwrap_or("");
                         if word.eq_ignore_ascii_case("END") {
                             stop.request_end();
@@ -152,9 +186,57 @@ fn run_protocol() -> Result<()> {
                     break;
                 }
             }
+            Input::TooLong(n) => {
+                if session.handle_overlong_line(n) == Flow::Quit {
+                    break;
+                }
+            }
             Input::Eof => break,
         }
     }
     let _ = std::io::stdout().flush();
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(chunks: &[&[u8]]) -> (Vec<String>, Vec<usize>, usize) {
+        let mut s = LineSplitter {
+            buf: Vec::new(),
+            len: 0,
+        };
+        let mut out = Vec::new();
+        let mut kept = 0;
+        for c in chunks {
+            s.feed(c, &mut out);
+            kept = kept.max(s.buf.capacity());
+        }
+        let mut lines = Vec::new();
+        let mut long = Vec::new();
+        for p in out {
+            match p {
+                Piece::Line(l) => lines.push(l),
+                Piece::TooLong(n) => long.push(n),
+            }
+        }
+        (lines, long, kept)
+    }
+
+    #[test]
+    fn lines_split_on_any_line_ending() {
+        let (lines, long, _) = split(&[b"START 15\r\nBEG", b"IN\rTURN 1,2\n\n"]);
+        assert_eq!(lines, ["START 15", "BEGIN", "TURN 1,2"]);
+        assert!(long.is_empty());
+    }
+
+    #[test]
+    fn an_overlong_line_is_counted_not_kept() {
+        let big = vec![b'x'; 3 * MAX_LINE];
+        let (lines, long, kept) = split(&[b"ABOUT\n", &big, &big, b"\nEND\n"]);
+        assert_eq!(lines, ["ABOUT", "END"]);
+        assert_eq!(long, [6 * MAX_LINE]);
+        assert!(kept <= 2 * MAX_LINE, "kept {kept} bytes");
+    }
 }

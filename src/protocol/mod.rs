@@ -100,7 +100,16 @@ impl<W: Write> Session<W> {
     }
 
     fn reply(&mut self, line: &str) -> Flow {
-        let ok = writeln!(self.out, "{line}").and_then(|_| self.out.flush());
+        // replies echo parts of the input: no control byte may reach the manager
+        let clean: std::borrow::Cow<str> = if line.chars().any(char::is_control) {
+            line.chars()
+                .map(|c| if c.is_control() { '?' } else { c })
+                .collect::<String>()
+                .into()
+        } else {
+            line.into()
+        };
+        let ok = writeln!(self.out, "{clean}").and_then(|_| self.out.flush());
         if ok.is_err() {
             // nobody is listening any more
             return Flow::Quit;
@@ -125,6 +134,21 @@ impl<W: Write> Session<W> {
             Err(why) => self.error(why),
             Ok(None) => Flow::Continue,
             Ok(Some(cmd)) => self.command(cmd),
+        }
+    }
+
+    /// A line too long to keep (the input side dropped it, counting `len` bytes): one
+    /// bounded ERROR, or the block it was part of fails.
+    pub fn handle_overlong_line(&mut self, len: usize) -> Flow {
+        self.line_no += 1;
+        self.engine.set_request(self.line_no);
+        let why = format!("line of {len} bytes is too long, ignored");
+        match self.block.as_mut() {
+            Some(block) => {
+                block.error.get_or_insert(why);
+                Flow::Continue
+            }
+            None => self.error(why),
         }
     }
 
@@ -340,18 +364,24 @@ impl<W: Write> Session<W> {
 
     fn info(&mut self, key: &str, value: &str) -> Flow {
         let int = |what: &str| parse_int(value, what);
+        // sizes and limits: a negative one is refused (and the old value kept), not
+        // silently read as 0, which means something else for each key
+        let count = |what: &str| -> Result<u64, String> {
+            let v = parse_int(value, what)?;
+            u64::try_from(v).map_err(|_| format!("{what} must not be negative: {v}"))
+        };
         let result: Result<(), String> = (|| {
             match key {
-                "timeout_turn" => self.clock.turn_ms = int("timeout_turn")?.max(0) as u64,
-                "timeout_match" => self.clock.match_ms = int("timeout_match")?.max(0) as u64,
+                "timeout_turn" => self.clock.turn_ms = count("timeout_turn")?,
+                "timeout_match" => self.clock.match_ms = count("timeout_match")?,
                 "time_left" => self.clock.left_ms = Some(int("time_left")?),
                 "max_memory" => {
-                    let v = int("max_memory")?;
-                    self.engine.set_memory_limit(v.max(0) as u64);
+                    let v = count("max_memory")?;
+                    self.engine.set_memory_limit(v);
                 }
                 "hash_size" => {
                     // Yixin-Board: KiB, 0 = default
-                    let kib = int("hash_size")?.max(0) as u64;
+                    let kib = count("hash_size")?;
                     self.engine.set_memory_limit(if kib == 0 {
                         0
                     } else {

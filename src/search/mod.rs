@@ -22,6 +22,8 @@ const MAX_DEPTH: i32 = 100;
 /// depth left (less one, and one more when improving) returns it. (About a third of a
 /// win-rate logit step: see the eval's scale.)
 const RFP_MARGIN: Score = 190;
+/// The null move is tried from this depth on.
+const NULL_MOVE_MIN_DEPTH: i32 = 3;
 /// Late-move reduction factors per rule (see [`reduction_table`]).
 const LMR_FACTOR_FREESTYLE: f64 = 1.0;
 const LMR_FACTOR_STANDARD: f64 = 0.78;
@@ -66,8 +68,8 @@ pub struct SearchResult {
 /// per cent: the first moves of a game under Gomocup's manager pay for it on their clock.
 const TT_GROWTH_SHARE_PERCENT: u64 = 5;
 /// Assumed cost of mapping and touching fresh memory until one growth has been timed,
-/// bytes per ms (measured 1-4 GB/s on the machines here; managers' hosts can be slower).
-const TT_INITIAL_MAP_RATE: u64 = 256 << 10;
+/// bytes per ms (2-3 GB/s on the machines here; 0.3-0.9 GB/s seen under Gomocup's manager).
+const TT_INITIAL_MAP_RATE: u64 = 512 << 10;
 /// The smallest table, where the growth starts.
 const TT_MIN_BYTES: usize = 1 << 20;
 
@@ -139,9 +141,8 @@ impl Searcher {
         self.tt = TranspositionTable::new(target);
         let us = t0.elapsed().as_micros().max(1) as u64;
         let bytes = self.tt.size_bytes() as u64;
-        // keep the slower of the measured and the assumed rate for small tables, whose
-        // timing is noise
-        if bytes >= 8 << 20 {
+        // time only tables large enough to time; a slow host slows the next growth
+        if bytes >= 2 << 20 {
             self.map_rate = (bytes * 1000 / us).max(TT_INITIAL_MAP_RATE / 4);
         }
         log::debug!("table grown to {} MiB in {} us", bytes >> 20, us);
@@ -571,7 +572,7 @@ impl Worker<'_> {
 
         // Step 6b. Null move: a pass, when the opponent cannot even make a four, and a
         // reduced search still fails high.
-        if !pv_node && !threatened && depth >= 3 && static_eval >= beta {
+        if !pv_node && !threatened && depth >= NULL_MOVE_MIN_DEPTH && static_eval >= beta {
             if let Some(score) = self.null_move(depth, beta, ply) {
                 return score;
             }
