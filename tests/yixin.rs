@@ -189,3 +189,15 @@ fn commands_rensa_lacks_are_logged_not_taken_as_moves() {
     let seen = g.send("yxblockreset\nyxblockpathreset\ninfo usedatabase 1\ninfo start_depth 3\n");
     assert!(seen.iter().all(|s| matches!(s, Seen::Other(_))), "{seen:?}");
 }
+
+#[test]
+fn a_size_out_of_range_is_named_as_sent() {
+    let mut g = Gui::new();
+    let seen = g.send("START 40 15\n");
+    assert_eq!(
+        seen,
+        vec![Seen::Other(
+            "ERROR UNSUPPORTED BOARD SIZE 40X15 (5 TO 32 ON EACH SIDE)".into()
+        )]
+    );
+}

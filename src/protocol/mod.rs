@@ -197,7 +197,14 @@ impl<W: Write> Session<W> {
             Command::Start(n) => self.start(n, n),
             // Yixin-Board's first coordinate is the row: it runs up to H, so it is our x.
             // (Gomoku is the same game transposed, so the board need not know.)
-            Command::StartColsRows(cols, rows) => self.start(rows, cols),
+            Command::StartColsRows(cols, rows) => {
+                if !Engine::size_supported(cols, rows) {
+                    return self.error(format!(
+                        "unsupported board size {cols}x{rows} (5 to 32 on each side)"
+                    ));
+                }
+                self.start(rows, cols)
+            }
             Command::RectStart(w, h) => self.start(w, h),
             Command::Restart => {
                 if !self.started {
