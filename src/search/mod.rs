@@ -2,6 +2,7 @@
 //! ordering, a transposition table and a VCF (victory by continuous fours) solver standing in
 //! for quiescence.
 
+mod quiesce;
 mod root;
 pub mod time;
 pub mod tt;
@@ -22,6 +23,23 @@ const MAX_DEPTH: i32 = 100;
 /// depth left (less one, and one more when improving) returns it. (About a third of a
 /// win-rate logit step: see the eval's scale.)
 const RFP_MARGIN: Score = 190;
+/// History scores stay within +/- this (a bonus shrinks as the score nears it: "gravity").
+const HISTORY_MAX: i32 = 16_384;
+/// A history score counts this many times less than the threat scores in move ordering.
+const HISTORY_ORDER_DIV: i32 = 200;
+/// Moves searched and failed before a cut-off get at most this many maluses.
+const MAX_MALUS_MOVES: usize = 32;
+
+/// The history bonus of a cut-off at `depth`.
+fn history_bonus(depth: i32) -> i32 {
+    (24 * depth * depth + 100 * depth - 100).clamp(0, 6000)
+}
+
+/// Moves `h` towards +/-[`HISTORY_MAX`] by `bonus` (negative for a malus).
+fn history_update(h: &mut i32, bonus: i32) {
+    *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+}
+
 /// The null move is tried from this depth on.
 const NULL_MOVE_MIN_DEPTH: i32 = 3;
 /// Late-move reduction factors per rule (see [`reduction_table`]).
@@ -156,23 +174,15 @@ impl Searcher {
         self.vct_cache.fill(0);
     }
 
-    /// Searches `board` for the side to move.
-    pub fn think(
-        &mut self,
+    /// A worker over this searcher's tables for one search from `board`.
+    fn worker<'a>(
+        &'a mut self,
         board: &Board,
         limits: &Limits,
-        stop: &dyn Fn() -> bool,
-        on_iteration: &mut dyn FnMut(&Iteration),
-    ) -> SearchResult {
-        // the clock runs from here: growing the table is paid from the move's time
-        let start = Instant::now();
-        self.grow_tt(limits);
-        self.tt.new_search();
-        for h in self.history.iter_mut() {
-            h[0] /= 4;
-            h[1] /= 4;
-        }
-        let mut w = Worker {
+        stop: &'a dyn Fn() -> bool,
+        start: Instant,
+    ) -> Worker<'a> {
+        Worker {
             board: board.clone(),
             tt: &mut self.tt,
             history: &mut self.history,
@@ -193,7 +203,26 @@ impl Searcher {
             root_moves: Vec::new(),
             reductions: reduction_table(board.rule()),
             evals: [NO_EVAL; MAX_PLY + 2],
-        };
+        }
+    }
+
+    /// Searches `board` for the side to move.
+    pub fn think(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        stop: &dyn Fn() -> bool,
+        on_iteration: &mut dyn FnMut(&Iteration),
+    ) -> SearchResult {
+        // the clock runs from here: growing the table is paid from the move's time
+        let start = Instant::now();
+        self.grow_tt(limits);
+        self.tt.new_search();
+        for h in self.history.iter_mut() {
+            h[0] /= 4;
+            h[1] /= 4;
+        }
+        let mut w = self.worker(board, limits, stop, start);
         w.root(on_iteration)
     }
 }
@@ -408,7 +437,7 @@ impl Worker<'_> {
             } else if self.killers[ply].contains(&p) {
                 score += 60;
             }
-            score += (self.history[p.index()][me.index()] >> 6).min(80);
+            score += self.history[p.index()][me.index()] / HISTORY_ORDER_DIV;
             moves.push(Scored { mv: p, score });
         }
         self.move_buf = cands;
@@ -466,7 +495,7 @@ impl Worker<'_> {
         }
         let r = 2 + depth / 4;
         self.board.pass();
-        let score = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+        let score = -self.search((depth - 1 - r).max(0), -beta, -beta + 1, ply + 1, false);
         self.board.undo();
         if self.aborted {
             return Some(0);
@@ -539,11 +568,12 @@ impl Worker<'_> {
             && self.board.count(opp, Threat::Flex4) > 0
             && self.board.count(me, Threat::Flex4) == 0;
         if depth <= 0 && forced.is_none() {
-            // (A VCF probe here cost more depth than it found wins: about -90 Elo at 100 ms
-            // a move in self-play; the threat counts already score the fours.)
-            return eval::evaluate(&self.board);
+            // (A full VCF probe here cost more depth than it found wins: about -90 Elo at
+            // 100 ms a move in self-play. The quiescence is far narrower.)
+            return self.quiesce(depth, alpha, beta, ply);
         }
-        let depth = depth.max(0);
+        // A forced block below the horizon keeps its negative depth: it is part of the
+        // quiescence.
         let static_eval = match hit {
             Some(h) => h.eval,
             None => eval::evaluate(&self.board),
@@ -628,6 +658,8 @@ impl Worker<'_> {
         let orig_alpha = alpha;
         let mut best = -INFINITE;
         let mut best_move = Pos::NONE;
+        let mut tried = [Pos::NONE; MAX_MALUS_MOVES];
+        let mut tried_n = 0;
         let futile = !pv_node && !threatened && depth <= 3 && static_eval + 150 * depth <= alpha;
         let mut i = 0;
         loop {
@@ -686,6 +718,10 @@ impl Worker<'_> {
             if self.aborted {
                 return 0;
             }
+            if score < beta && tried_n < MAX_MALUS_MOVES {
+                tried[tried_n] = mv;
+                tried_n += 1;
+            }
             if score > best {
                 best = score;
                 best_move = mv;
@@ -702,8 +738,11 @@ impl Worker<'_> {
                                 k[0] = mv;
                             }
                         }
-                        let h = &mut self.history[mv.index()][me.index()];
-                        *h = (*h + depth * depth).min(1 << 20);
+                        let bonus = history_bonus(depth);
+                        history_update(&mut self.history[mv.index()][me.index()], bonus);
+                        for &q in &tried[..tried_n] {
+                            history_update(&mut self.history[q.index()][me.index()], -bonus);
+                        }
                         break;
                     }
                 }

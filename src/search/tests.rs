@@ -154,3 +154,66 @@ fn vct_keeps_renju_black_off_a_double_three() {
     assert_ne!(m, Pos::new(5, 5));
     assert!(b.is_legal(m));
 }
+
+/// The quiescence at depth 0 of `board`, with a full window.
+fn quiesce_value(board: &Board) -> Score {
+    let mut s = Searcher::new(1 << 20);
+    let stop = || false;
+    let limits = Limits::default();
+    let mut w = s.worker(board, &limits, &stop, Instant::now());
+    w.quiesce(0, -INFINITE, INFINITE, 0)
+}
+
+#[test]
+fn quiescence_sees_a_four_three_below_the_horizon() {
+    // Black to move: (4,3) makes a four on column 4 and an open three on row 3; once white
+    // blocks the four, the three becomes an open four.
+    let b = Board::from_diagram(
+        "
+        . . . . . . . . . . .
+        . . . . . . . . . . .
+        . . . . x . . . . . o
+        . . . . . x x . . . .
+        . . . . x . . . . . .
+        . . . . x . . . . . .
+        . . . . o . . . . . .
+        . . . . . . . . . . o
+        . . . o . . . . . . o
+        . . . . . . . . . . .",
+        Rule::Freestyle,
+    );
+    assert_eq!(b.side(), Color::Black);
+    let v = quiesce_value(&b);
+    assert!(v >= WIN_MIN, "quiescence gave {v}");
+    assert!(eval::evaluate(&b) < WIN_MIN);
+}
+
+#[test]
+fn quiescence_stands_pat_without_fours() {
+    let b = Board::from_diagram(
+        "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . x . o . . .
+        . . . . x . . . .
+        . . . o . . . . .
+        . . . . . . . . .",
+        Rule::Freestyle,
+    );
+    assert_eq!(quiesce_value(&b), eval::evaluate(&b));
+}
+
+#[test]
+fn history_stays_bounded_under_any_updates() {
+    let mut h = 0;
+    for d in 1..40 {
+        history_update(&mut h, history_bonus(d));
+        assert!(h <= HISTORY_MAX, "{h}");
+    }
+    assert!(h > HISTORY_MAX / 2);
+    for d in 1..40 {
+        history_update(&mut h, -history_bonus(d));
+        assert!(h >= -HISTORY_MAX, "{h}");
+    }
+    assert!(h < 0);
+}
