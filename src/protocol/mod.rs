@@ -445,15 +445,22 @@ impl<W: Write> Session<W> {
 
     fn think_and_reply(&mut self) -> Flow {
         let limits = self.engine.limits(&self.think_limits());
+        let out = &mut self.out;
         let r = self.engine.think(&limits, &mut |it| {
-            log::debug!(
-                "depth {} ev {} nodes {} time {} pv {}",
+            // one line per finished iteration, as GUIs and client libraries stream them
+            let line = format!(
+                "depth {}-{} ev {} nodes {} nps {} time {} pv {}",
                 it.depth,
+                it.seldepth,
                 score_text(it.score),
                 it.nodes,
+                it.nodes * 1000 / it.elapsed_ms.max(1),
                 it.elapsed_ms,
                 pv_text(&it.pv)
-            )
+            );
+            log::debug!("{line}");
+            // a failed write shows again at the move's reply
+            let _ = writeln!(out, "MESSAGE {line}").and_then(|_| out.flush());
         });
         if self.engine.stop_handle().ended() {
             return Flow::Quit;
