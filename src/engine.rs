@@ -134,6 +134,8 @@ pub struct Engine {
     /// Number of the request being served, for [`StopSignal`].
     request: u64,
     tt_used: bool,
+    /// Moves the search must not play (Yixin-Board's `yxblock`), until unblocked.
+    blocked: Vec<Pos>,
 }
 
 impl Default for Engine {
@@ -150,6 +152,7 @@ impl Engine {
             stop: Arc::new(StopSignal::default()),
             request: 0,
             tt_used: false,
+            blocked: Vec::new(),
         }
     }
 
@@ -334,6 +337,47 @@ impl Engine {
         }
     }
 
+    /// Adds cells the search must not play, on this and later positions, until
+    /// [`Engine::unblock`] or [`Engine::clear_blocked`]. Nothing changes on error.
+    pub fn block(&mut self, cells: &[(i64, i64)]) -> Result<(), MoveError> {
+        let ps = self.cells(cells)?;
+        for p in ps {
+            if !self.blocked.contains(&p) {
+                self.blocked.push(p);
+            }
+        }
+        Ok(())
+    }
+
+    /// Lets the search play these cells again.
+    pub fn unblock(&mut self, cells: &[(i64, i64)]) -> Result<(), MoveError> {
+        let ps = self.cells(cells)?;
+        self.blocked.retain(|p| !ps.contains(p));
+        Ok(())
+    }
+
+    pub fn clear_blocked(&mut self) {
+        self.blocked.clear();
+    }
+
+    /// The cells the search must not play, in the order they were blocked.
+    pub fn blocked(&self) -> &[Pos] {
+        &self.blocked
+    }
+
+    fn cells(&self, cells: &[(i64, i64)]) -> Result<Vec<Pos>, MoveError> {
+        cells
+            .iter()
+            .map(|&(x, y)| {
+                if self.board.on_board(x, y) {
+                    Ok(Pos::new(x as usize, y as usize))
+                } else {
+                    Err(MoveError::OffBoard(x, y))
+                }
+            })
+            .collect()
+    }
+
     /// Searches the current position for the side to move; does not play the move.
     pub fn think(
         &mut self,
@@ -341,6 +385,16 @@ impl Engine {
         on_iteration: &mut dyn FnMut(&Iteration),
     ) -> SearchResult {
         self.tt_used = true;
+        // blocked cells count only while some legal cell is left: a move always comes back
+        let b = &self.board;
+        let open = b
+            .empty_cells()
+            .any(|p| b.is_legal(p) && !self.blocked.contains(&p));
+        self.searcher.set_excluded(if open {
+            self.blocked.clone()
+        } else {
+            Vec::new()
+        });
         let (stop, n) = (Arc::clone(&self.stop), self.request);
         self.searcher
             .think(&self.board, limits, &move || stop.stops(n), on_iteration)

@@ -201,3 +201,79 @@ fn a_size_out_of_range_is_named_as_sent() {
         )]
     );
 }
+
+#[test]
+fn yxblock_keeps_the_engine_off_blocked_cells_until_undone_or_reset() {
+    let mut g = Gui::new();
+    g.send(&startup(15, 15, 0));
+    // ours: an open four on row 7, columns 5..8; theirs scattered
+    let stones = [
+        (7, 5),
+        (0, 0),
+        (7, 6),
+        (0, 14),
+        (7, 7),
+        (14, 0),
+        (7, 8),
+        (14, 14),
+    ];
+    let fives = [(7, 4), (7, 9)];
+    assert!(g.send("yxblock\n7,4\n7,9\ndone\n").is_empty());
+    let m = g.moves(&think_block(15, 15, &stones))[0].expect("a move");
+    assert!(!fives.contains(&m) && !stones.contains(&m), "{m:?}");
+    assert!(g.send("yxblockundo\n7,9\ndone\n").is_empty());
+    let m = g.moves(&think_block(15, 15, &stones))[0];
+    assert_eq!(m, Some((7, 9)));
+    assert!(g.send("yxblockreset\n").is_empty());
+    let m = g.moves(&think_block(15, 15, &stones))[0].expect("a move");
+    assert!(fives.contains(&m), "{m:?}");
+}
+
+#[test]
+fn a_move_comes_back_even_when_every_cell_is_blocked() {
+    let mut g = Gui::new();
+    g.send(&startup(5, 5, 0));
+    let mut block = "yxblock\n".to_string();
+    for r in 0..5 {
+        for c in 0..5 {
+            block += &format!("{r},{c}\n");
+        }
+    }
+    g.send(&(block + "done\n"));
+    let moves = g.moves(&think_block(5, 5, &[(2, 2)]));
+    assert_eq!(moves.len(), 1);
+    assert!(moves[0].is_some_and(|m| m != (2, 2)));
+}
+
+#[test]
+fn show_detail_streams_realtime_best_moves_on_the_board() {
+    let mut g = Gui::new();
+    g.send(&startup(15, 20, 0));
+    let seen = g.send(&think_block(15, 20, &[(10, 7), (11, 8)]));
+    let best: Vec<(i64, i64)> = seen
+        .iter()
+        .filter_map(|s| match s {
+            Seen::Other(l) => l.strip_prefix("MESSAGE REALTIME BEST "),
+            _ => None,
+        })
+        .map(|c| {
+            let (r, col) = c.split_once(',').expect("row,col");
+            (r.parse().unwrap(), col.parse().unwrap())
+        })
+        .collect();
+    assert!(best.len() >= 2, "{seen:?}");
+    // Yixin-Board indexes its arrays with these unchecked: rows < 20, columns < 15
+    assert!(best
+        .iter()
+        .all(|&(r, c)| (0..20).contains(&r) && (0..15).contains(&c)));
+    assert!(seen
+        .iter()
+        .any(|s| matches!(s, Seen::Other(l) if l.starts_with("MESSAGE REALTIME VAL "))));
+    // and without show_detail, none
+    let mut g = Gui::new();
+    g.send(&startup(15, 15, 0).replace("info show_detail 1\n", ""));
+    let seen = g.send(&think_block(15, 15, &[(7, 7)]));
+    assert!(!seen
+        .iter()
+        .any(|s| matches!(s, Seen::Other(l) if l.contains("REALTIME"))));
+}

@@ -35,6 +35,8 @@ enum BlockKind {
     Board,
     YxBoard,
     Swap2,
+    YxBlock,
+    YxBlockUndo,
 }
 
 impl BlockKind {
@@ -43,6 +45,8 @@ impl BlockKind {
             BlockKind::Board => "BOARD",
             BlockKind::YxBoard => "YXBOARD",
             BlockKind::Swap2 => "SWAP2BOARD",
+            BlockKind::YxBlock => "YXBLOCK",
+            BlockKind::YxBlockUndo => "YXBLOCKUNDO",
         }
     }
 }
@@ -65,6 +69,8 @@ pub struct Session<W: Write> {
     max_nodes: Option<u64>,
     /// Set after `YXSHOWINFO`: Yixin-Board numbers renju as rule 2.
     yixin: bool,
+    /// `INFO show_detail` with its realtime bit: Yixin-Board's `MESSAGE REALTIME` lines.
+    realtime: bool,
     block: Option<Block>,
     /// Lines handled so far: the number of the current request for the engine's stop signal
     /// (the input thread counts the same lines).
@@ -86,6 +92,7 @@ impl<W: Write> Session<W> {
             max_depth: None,
             max_nodes: None,
             yixin: false,
+            realtime: false,
             block: None,
             line_no: 0,
         }
@@ -163,7 +170,9 @@ impl<W: Write> Session<W> {
             return self.finish_block(block);
         }
         let stone = match block.kind {
-            BlockKind::Swap2 => parse_pair(t).map(|(x, y)| (x, y, 0)),
+            BlockKind::Swap2 | BlockKind::YxBlock | BlockKind::YxBlockUndo => {
+                parse_pair(t).map(|(x, y)| (x, y, 0))
+            }
             _ => parse_triple(t),
         };
         match stone {
@@ -232,6 +241,12 @@ impl<W: Write> Session<W> {
             Command::Board => self.open_block(BlockKind::Board),
             Command::YxBoard => self.open_block(BlockKind::YxBoard),
             Command::Swap2Board => self.open_block(BlockKind::Swap2),
+            Command::YxBlock => self.open_block(BlockKind::YxBlock),
+            Command::YxBlockUndo => self.open_block(BlockKind::YxBlockUndo),
+            Command::YxBlockReset => {
+                self.engine.clear_blocked();
+                Flow::Continue
+            }
             Command::Done => self.error("DONE without BOARD"),
             Command::Info(key, value) => self.info(&key, &value),
             Command::End => Flow::Quit,
@@ -329,6 +344,18 @@ impl<W: Write> Session<W> {
             return self.error(format!("{}: {why}", block.kind.name()));
         }
         match block.kind {
+            BlockKind::YxBlock | BlockKind::YxBlockUndo => {
+                let cells: Vec<(i64, i64)> = block.stones.iter().map(|s| (s.0, s.1)).collect();
+                let r = if block.kind == BlockKind::YxBlock {
+                    self.engine.block(&cells)
+                } else {
+                    self.engine.unblock(&cells)
+                };
+                match r {
+                    Ok(()) => Flow::Continue,
+                    Err(e) => self.error(format!("{}: {e}", block.kind.name())),
+                }
+            }
             BlockKind::Board | BlockKind::YxBoard => {
                 let mut stones = Vec::with_capacity(block.stones.len());
                 for &(x, y, f) in &block.stones {
@@ -414,11 +441,12 @@ impl<W: Write> Session<W> {
                     let v = int("max_node")?;
                     self.max_nodes = (v > 0).then_some(v as u64);
                 }
+                "show_detail" => self.realtime = int("show_detail")? & 1 != 0,
                 "game_type" => {
                     int("game_type")?;
                 }
                 "" => return Err("no key".into()),
-                // folder, evaluate, thread_num, show_detail and any other key: ignored
+                // folder, evaluate, thread_num and any other key: ignored
                 _ => {}
             }
             Ok(())
@@ -446,6 +474,7 @@ impl<W: Write> Session<W> {
     fn think_and_reply(&mut self) -> Flow {
         let limits = self.engine.limits(&self.think_limits());
         let out = &mut self.out;
+        let realtime = self.realtime;
         let r = self.engine.think(&limits, &mut |it| {
             // one line per finished iteration, as GUIs and client libraries stream them
             let line = format!(
@@ -459,8 +488,20 @@ impl<W: Write> Session<W> {
                 pv_text(&it.pv)
             );
             log::debug!("{line}");
+            let mut text = format!("MESSAGE {line}\n");
+            if realtime {
+                if let Some(&best) = it.pv.first() {
+                    // Yixin-Board draws these; it reads the value as a plain number
+                    text += &format!(
+                        "MESSAGE REALTIME BEST {}\nMESSAGE REALTIME VAL {}\nMESSAGE REALTIME PV {}\n",
+                        coords(best),
+                        it.score,
+                        pv_text(&it.pv)
+                    );
+                }
+            }
             // a failed write shows again at the move's reply
-            let _ = writeln!(out, "MESSAGE {line}").and_then(|_| out.flush());
+            let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
         });
         if self.engine.stop_handle().ended() {
             return Flow::Quit;

@@ -30,6 +30,12 @@ pub enum Command {
     YxShowInfo,
     YxHashClear,
     YxShowHashUsage,
+    /// `YXBLOCK`: `x,y` lines follow until `DONE`, cells the engine must not play.
+    YxBlock,
+    /// `YXBLOCKUNDO`: `x,y` lines follow until `DONE`, cells to allow again.
+    YxBlockUndo,
+    /// `YXBLOCKRESET`: every cell allowed again.
+    YxBlockReset,
     /// A command we do not know: its name.
     Unknown(String),
 }
@@ -103,6 +109,9 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
         "YXSHOWINFO" => Ok(Some(Command::YxShowInfo)),
         "YXHASHCLEAR" => Ok(Some(Command::YxHashClear)),
         "YXSHOWHASHUSAGE" => Ok(Some(Command::YxShowHashUsage)),
+        "YXBLOCK" => no_args(Command::YxBlock),
+        "YXBLOCKUNDO" => no_args(Command::YxBlockUndo),
+        "YXBLOCKRESET" => no_args(Command::YxBlockReset),
         _ => Ok(Some(Command::Unknown(word.to_string()))),
     }
 }

@@ -40,6 +40,9 @@ fn history_update(h: &mut i32, bonus: i32) {
     *h += bonus - *h * bonus.abs() / HISTORY_MAX;
 }
 
+/// Razoring: at depth <= this, a node this far below alpha per ply asks the quiescence.
+const RAZOR_MAX_DEPTH: i32 = 2;
+const RAZOR_MARGIN: Score = 300;
 /// The null move is tried from this depth on.
 const NULL_MOVE_MIN_DEPTH: i32 = 3;
 /// Late-move reduction factors per rule (see [`reduction_table`]).
@@ -101,6 +104,8 @@ pub struct Searcher {
     history: Vec<[i32; 2]>,
     vcf_cache: Vec<u64>,
     vct_cache: Vec<u64>,
+    /// Root moves the next searches must not play.
+    excluded: Vec<Pos>,
 }
 
 impl Searcher {
@@ -115,11 +120,17 @@ impl Searcher {
             history: vec![[0; 2]; GRID_CELLS],
             vcf_cache: vec![0; 1 << 16],
             vct_cache: vec![0; 1 << 18],
+            excluded: Vec::new(),
         }
     }
 
     pub fn tt_bytes(&self) -> usize {
         self.tt.size_bytes()
+    }
+
+    /// Root moves the following searches must not play (none by default).
+    pub fn set_excluded(&mut self, moves: Vec<Pos>) {
+        self.excluded = moves;
     }
 
     /// The most the table may grow to.
@@ -201,6 +212,7 @@ impl Searcher {
             caro: matches!(board.rule(), Rule::Caro | Rule::CaroExact),
             move_buf: Vec::new(),
             root_moves: Vec::new(),
+            excluded: self.excluded.clone(),
             reductions: reduction_table(board.rule()),
             evals: [NO_EVAL; MAX_PLY + 2],
         }
@@ -270,6 +282,8 @@ struct Worker<'a> {
     move_buf: Vec<Pos>,
     /// When not empty, the only moves searched at the root.
     root_moves: Vec<Pos>,
+    /// Moves never searched at the root (Yixin-Board's `yxblock`).
+    excluded: Vec<Pos>,
     /// Late-move reductions by [depth][move number].
     reductions: Box<[[i32; 64]; 64]>,
     /// Static evaluation of each node on the current line, [`NO_EVAL`] where the node was
@@ -422,7 +436,10 @@ impl Worker<'_> {
         self.board.candidates(&mut cands);
         let mut moves = Vec::with_capacity(cands.len());
         for &p in &cands {
-            if ply == 0 && !self.root_moves.is_empty() && !self.root_moves.contains(&p) {
+            if ply == 0
+                && (self.excluded.contains(&p)
+                    || !self.root_moves.is_empty() && !self.root_moves.contains(&p))
+            {
                 continue;
             }
             let Some(t) = self.legal_threat(p) else {
@@ -600,7 +617,24 @@ impl Worker<'_> {
             return static_eval;
         }
 
-        // Step 6b. Null move: a pass, when the opponent cannot even make a four, and a
+        // Step 6b. Razoring: far below alpha near the leaves, only a four could save the
+        // node, and the quiescence tries exactly those.
+        if !pv_node
+            && !threatened
+            && depth <= RAZOR_MAX_DEPTH
+            && !is_mate_score(alpha)
+            && static_eval + RAZOR_MARGIN * depth < alpha
+        {
+            let v = self.quiesce(0, alpha, alpha + 1, ply);
+            if self.aborted {
+                return 0;
+            }
+            if v <= alpha {
+                return v;
+            }
+        }
+
+        // Step 6c. Null move: a pass, when the opponent cannot even make a four, and a
         // reduced search still fails high.
         if !pv_node && !threatened && depth >= NULL_MOVE_MIN_DEPTH && static_eval >= beta {
             if let Some(score) = self.null_move(depth, beta, ply) {
@@ -621,6 +655,7 @@ impl Worker<'_> {
         let tt_first = forced.is_none()
             && !defend_only
             && !tt_move.is_none()
+            && (ply != 0 || !self.excluded.contains(&tt_move))
             && self.board.is_legal(tt_move)
             && self.in_focus(tt_move, focus);
         let mut moves = if !forced.is_none() {

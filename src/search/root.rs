@@ -50,7 +50,9 @@ impl Worker<'_> {
         let moves = self.ordered_moves(0, Pos::NONE, Focus::All);
         // every legal cell, in case the candidates near stones are all illegal
         let fallback = if moves.is_empty() {
-            self.board.empty_cells().find(|&p| self.board.is_legal(p))
+            self.board
+                .empty_cells()
+                .find(|&p| self.board.is_legal(p) && !self.excluded.contains(&p))
         } else {
             None
         };
@@ -80,7 +82,7 @@ impl Worker<'_> {
             let legal: Vec<Pos> = cells
                 .iter()
                 .copied()
-                .filter(|&p| self.board.is_legal(p))
+                .filter(|&p| self.board.is_legal(p) && !self.excluded.contains(&p))
                 .collect();
             if let Some(&block) = legal.first() {
                 result.best = Some(block);
@@ -106,7 +108,17 @@ impl Worker<'_> {
             } else {
                 None
             };
-            if let Some((mv, n)) = vcf.or_else(|| self.vct_root()) {
+            let allowed =
+                |w: &Self, win: Option<(Pos, u32)>| win.filter(|(mv, _)| !w.excluded.contains(mv));
+            let vcf = allowed(self, vcf);
+            let win = match vcf {
+                Some(w) => Some(w),
+                None => {
+                    let vct = self.vct_root();
+                    allowed(self, vct)
+                }
+            };
+            if let Some((mv, n)) = win {
                 result.best = Some(mv);
                 result.pv = vec![mv];
                 result.score = mate_in(n as usize);
