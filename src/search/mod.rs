@@ -30,6 +30,13 @@ const HISTORY_ORDER_DIV: i32 = 200;
 /// Moves searched and failed before a cut-off get at most this many maluses.
 const MAX_MALUS_MOVES: usize = 32;
 
+/// Moves searched at a node before move-count pruning: 3 + depth^1.32, halved when the
+/// side to move is not improving.
+fn move_count_limit(depth: i32, improving: bool) -> usize {
+    let n = 3.0 + (depth.max(0) as f64).powf(1.32);
+    (if improving { n } else { n / 2.0 }) as usize
+}
+
 /// The history bonus of a cut-off at `depth`.
 fn history_bonus(depth: i32) -> i32 {
     (24 * depth * depth + 100 * depth - 100).clamp(0, 6000)
@@ -716,6 +723,17 @@ impl Worker<'_> {
             let quiet = self.board.threat(me, mv) < Threat::Flex3
                 && self.board.threat(opp, mv) < Threat::Flex3
                 && mv != tt_move;
+            // Move-count pruning: once a move that does not lose is in hand, moves this late
+            // in the order are skipped unless they make a four; fewer when not improving.
+            if ply > 0
+                && !threatened
+                && i > 0
+                && best > -WIN_MIN
+                && i >= move_count_limit(depth, improving)
+                && self.board.threat(me, mv) < Threat::Block4
+            {
+                continue;
+            }
             if quiet && !pv_node && !threatened && i > 0 && best > -WIN_MIN {
                 // late-move pruning: quiet moves this late almost never matter near leaves
                 if depth <= 6 && i >= (3 + depth * depth) as usize {
