@@ -1,5 +1,6 @@
 use super::*;
 use crate::board::Board;
+use crate::eval::{INFINITE, WIN_MIN};
 
 fn best(board: &Board, depth: i32) -> SearchResult {
     let mut s = Searcher::new(1 << 20);

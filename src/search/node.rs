@@ -1,0 +1,373 @@
+//! The node search: principal-variation alpha-beta with static win checks, the
+//! transposition table, pruning before the moves (reverse futility, razoring, null move)
+//! and a move loop with late-move reductions and move-count pruning.
+
+use super::tt::Bound;
+use super::{
+    history_bonus, history_update, move_count_limit, pick_best, Focus, Scored, Worker,
+    MAX_MALUS_MOVES, MAX_PLY, NO_EVAL, NULL_MOVE_MIN_DEPTH, RAZOR_MARGIN, RAZOR_MAX_DEPTH,
+    RFP_MARGIN,
+};
+use crate::board::Pos;
+use crate::eval::{self, is_mate_score, mate_in, mated_in, Score, INFINITE, WIN_MIN};
+use crate::pattern::Threat;
+
+/// What a node knows once its static checks are done: the input to pruning and the loop.
+#[derive(Clone, Copy)]
+struct Node {
+    depth: i32,
+    ply: usize,
+    pv: bool,
+    /// The one cell that blocks the opponent's five, or `Pos::NONE`.
+    forced: Pos,
+    /// Facing an open-four threat: only its answers are searched.
+    defend_only: bool,
+    /// Forced or defending: no pruning on the static value.
+    threatened: bool,
+    improving: bool,
+    static_eval: Score,
+    tt_move: Pos,
+}
+
+impl Worker<'_> {
+    /// The node search. Returns a score from the side to move's view.
+    pub(super) fn search(
+        &mut self,
+        depth: i32,
+        mut alpha: Score,
+        mut beta: Score,
+        ply: usize,
+        pv_node: bool,
+    ) -> Score {
+        debug_assert!(alpha < beta);
+        // Step 1. Initialise the node.
+        self.pv_len[ply] = 0;
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if self.check_abort() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return eval::evaluate(&self.board);
+        }
+        if self.board.is_full() {
+            return 0;
+        }
+        let me = self.board.side();
+        let opp = me.opponent();
+
+        // Step 2. Static win checks from the threat counts.
+        let forced = match self.static_verdict(ply) {
+            Ok(forced) => forced,
+            Err(score) => return score,
+        };
+
+        // Step 3. Mate-distance pruning.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Step 4. Transposition table.
+        let key = self.board.hash();
+        let hit = self.tt.probe(key, ply);
+        let mut tt_move = Pos::NONE;
+        if let Some(h) = hit {
+            tt_move = h.mv;
+            if !pv_node && h.depth >= depth {
+                let cut = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => h.score >= beta,
+                    Bound::Upper => h.score <= alpha,
+                };
+                if cut {
+                    return h.score;
+                }
+            }
+        }
+
+        // Step 5. Below the horizon: the threat quiescence. (A full VCF probe here cost more
+        // depth than it found wins: about -90 Elo at 100 ms a move in self-play.) A forced
+        // block below the horizon keeps its negative depth: it is part of the quiescence.
+        if depth <= 0 && forced.is_none() {
+            return self.quiesce(depth, alpha, beta, ply);
+        }
+        let defend_only = forced.is_none()
+            && !self.caro
+            && self.board.count(opp, Threat::Flex4) > 0
+            && self.board.count(me, Threat::Flex4) == 0;
+        let static_eval = match hit {
+            Some(h) => h.eval,
+            None => eval::evaluate(&self.board),
+        };
+        let threatened = !forced.is_none() || defend_only;
+        self.evals[ply] = if threatened { NO_EVAL } else { static_eval };
+        let improving = ply >= 2
+            && self.evals[ply] != NO_EVAL
+            && (self.evals[ply - 2] == NO_EVAL || self.evals[ply] > self.evals[ply - 2]);
+        let node = Node {
+            depth,
+            ply,
+            pv: pv_node,
+            forced,
+            defend_only,
+            threatened,
+            improving,
+            static_eval,
+            tt_move,
+        };
+
+        // Step 6. Pruning on the static value.
+        if let Some(score) = self.prune_before_moves(&node, alpha, beta) {
+            return score;
+        }
+
+        // Steps 7 and 8. The moves.
+        let (best, best_move) = match self.search_moves(&node, alpha, beta) {
+            Ok(found) => found,
+            Err(score) => return score,
+        };
+
+        // Step 9. Store the result.
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, ply, best_move, best, static_eval, depth, bound);
+        best
+    }
+
+    /// Step 6: a value for the node without searching its moves, when its static value is
+    /// far enough from the window.
+    fn prune_before_moves(&mut self, n: &Node, alpha: Score, beta: Score) -> Option<Score> {
+        if n.pv || n.threatened {
+            return None;
+        }
+        let opp = self.board.side().opponent();
+        // 6a. Reverse futility: far enough above beta that the opponent's best reply at this
+        // depth is not expected to bring it back (+67 +/- 33 Elo at 100 ms a move in a
+        // prototype on 0.2). Caro searches without the four shortcuts, so `threatened`
+        // misses a four there: the counts are asked directly.
+        if self.board.count(opp, Threat::Five) == 0
+            && self.board.count(opp, Threat::Flex4) == 0
+            && !is_mate_score(n.static_eval)
+            && !is_mate_score(beta)
+            && n.static_eval - RFP_MARGIN * (n.depth - 1 - n.improving as i32).max(0) >= beta
+        {
+            return Some(n.static_eval);
+        }
+        // 6b. Razoring: far below alpha near the leaves, only a four could save the node,
+        // and the quiescence tries exactly those.
+        if n.depth <= RAZOR_MAX_DEPTH
+            && !is_mate_score(alpha)
+            && n.static_eval + RAZOR_MARGIN * n.depth < alpha
+        {
+            let v = self.quiesce(0, alpha, alpha + 1, n.ply);
+            if self.aborted {
+                return Some(0);
+            }
+            if v <= alpha {
+                return Some(v);
+            }
+        }
+        // 6c. Null move: a pass, when the opponent cannot even make a four, and a reduced
+        // search still fails high.
+        if n.depth >= NULL_MOVE_MIN_DEPTH && n.static_eval >= beta {
+            return self.null_move(n.depth, beta, n.ply);
+        }
+        None
+    }
+
+    /// Step 7: the moves to start with, in stages: a forced block; else the TT move,
+    /// searched before any other move is generated (most cut nodes need nothing more); else
+    /// all of them. Facing an open-four threat only its answers are generated, and all at
+    /// once: their number decides the extension. Also whether the rest is still to come.
+    fn first_moves(&mut self, n: &Node, focus: Focus) -> (Vec<Scored>, bool) {
+        let tt_first = n.forced.is_none()
+            && !n.defend_only
+            && !n.tt_move.is_none()
+            && (n.ply != 0 || !self.excluded.contains(&n.tt_move))
+            && self.board.is_legal(n.tt_move)
+            && self.in_focus(n.tt_move, focus);
+        if !n.forced.is_none() {
+            (
+                vec![Scored {
+                    mv: n.forced,
+                    score: 0,
+                }],
+                true,
+            )
+        } else if tt_first {
+            (
+                vec![Scored {
+                    mv: n.tt_move,
+                    score: 0,
+                }],
+                false,
+            )
+        } else {
+            (self.scored_moves(n.ply, n.tt_move, focus), true)
+        }
+    }
+
+    /// Steps 7 and 8: the move loop, PVS with late-move reductions, move-count pruning and
+    /// pruning of late quiet moves near the leaves. `Ok((best score, best move))`, or
+    /// `Err(score)` for a result not to store (no move, or an aborted search).
+    fn search_moves(
+        &mut self,
+        n: &Node,
+        mut alpha: Score,
+        beta: Score,
+    ) -> Result<(Score, Pos), Score> {
+        let (me, depth, ply) = (self.board.side(), n.depth, n.ply);
+        let opp = me.opponent();
+        let focus = if n.forced.is_none() && !self.caro {
+            self.focus(n.defend_only)
+        } else {
+            Focus::All
+        };
+        let (mut moves, mut generated) = self.first_moves(n, focus);
+        if moves.is_empty() {
+            // nothing stops the threat (or no legal move): lost
+            return Err(mated_in(ply + 2));
+        }
+        // A single reply costs no depth, nor does one of the few answers to a threat of an
+        // open four (+60 +/- 49 Elo at 100 ms a move): it lets the search follow a chain of
+        // threes as far as a chain of fours.
+        let extension = i32::from(
+            generated
+                && (moves.len() == 1 || (n.defend_only && moves.len() <= 4 && ply < 24))
+                && ply < MAX_PLY / 2,
+        );
+        let mut best = -INFINITE;
+        let mut best_move = Pos::NONE;
+        let mut tried = [Pos::NONE; MAX_MALUS_MOVES];
+        let mut tried_n = 0;
+        let futile = !n.pv && !n.threatened && depth <= 3 && n.static_eval + 150 * depth <= alpha;
+        let mut i = 0;
+        loop {
+            if i == moves.len() {
+                if generated {
+                    break;
+                }
+                generated = true;
+                let rest = self.scored_moves(ply, n.tt_move, focus);
+                moves.extend(rest.into_iter().filter(|m| m.mv != n.tt_move));
+                if i == moves.len() {
+                    break;
+                }
+            }
+            pick_best(&mut moves, i);
+            i += 1;
+            let i = i - 1;
+            let mv = moves[i].mv;
+            let quiet = self.board.threat(me, mv) < Threat::Flex3
+                && self.board.threat(opp, mv) < Threat::Flex3
+                && mv != n.tt_move;
+            if i > 0 && !n.threatened && best > -WIN_MIN {
+                // Move-count pruning: once a move that does not lose is in hand, moves this
+                // late in the order are skipped unless they make a four; fewer when not
+                // improving (+31, -4..+67, at 100 ms a move).
+                if ply > 0
+                    && i >= move_count_limit(depth, n.improving)
+                    && self.board.threat(me, mv) < Threat::Block4
+                {
+                    continue;
+                }
+                // Late quiet moves near the leaves almost never matter.
+                if quiet && !n.pv && ((depth <= 6 && i >= (3 + depth * depth) as usize) || futile) {
+                    continue;
+                }
+            }
+            let score = self.search_move(n, mv, i, depth - 1 + extension, alpha, beta);
+            if self.aborted {
+                return Err(0);
+            }
+            if score < beta && tried_n < MAX_MALUS_MOVES {
+                tried[tried_n] = mv;
+                tried_n += 1;
+            }
+            if score > best {
+                best = score;
+                best_move = mv;
+                if score > alpha {
+                    alpha = score;
+                    if n.pv {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        self.reward_cutoff(n, mv, quiet, &tried[..tried_n]);
+                        break;
+                    }
+                }
+            }
+        }
+        if best == -INFINITE {
+            // every move was pruned: the static value stands
+            best = n.static_eval.min(beta);
+        }
+        Ok((best, best_move))
+    }
+
+    /// One move of the loop: the first with the full window, later ones with a null window
+    /// and a reduction first, searched again in full when they beat alpha.
+    fn search_move(
+        &mut self,
+        n: &Node,
+        mv: Pos,
+        i: usize,
+        new_depth: i32,
+        alpha: Score,
+        beta: Score,
+    ) -> Score {
+        let ply = n.ply;
+        self.board.make(mv);
+        let score = if i == 0 {
+            -self.search(new_depth, -beta, -alpha, ply + 1, n.pv)
+        } else {
+            let mut r = 0;
+            if n.depth >= 2 {
+                r = self.reductions[(n.depth as usize).min(63)][i.min(63)];
+                if n.pv {
+                    r -= 1;
+                } else if !n.improving {
+                    r += 1;
+                }
+                r = r.clamp(0, new_depth.max(0));
+            }
+            let mut score = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1, false);
+            if score > alpha && r > 0 {
+                score = -self.search(new_depth, -alpha - 1, -alpha, ply + 1, false);
+            }
+            if score > alpha && score < beta && n.pv {
+                score = -self.search(new_depth, -beta, -alpha, ply + 1, true);
+            }
+            score
+        };
+        self.board.undo();
+        score
+    }
+
+    /// A cut-off: killers for a quiet move, a history bonus for it and maluses for the
+    /// moves searched before it.
+    fn reward_cutoff(&mut self, n: &Node, mv: Pos, quiet: bool, tried: &[Pos]) {
+        let me = self.board.side();
+        if quiet {
+            let k = &mut self.killers[n.ply];
+            if k[0] != mv {
+                k[1] = k[0];
+                k[0] = mv;
+            }
+        }
+        let bonus = history_bonus(n.depth);
+        history_update(&mut self.history[mv.index()][me.index()], bonus);
+        for &q in tried {
+            history_update(&mut self.history[q.index()][me.index()], -bonus);
+        }
+    }
+}

@@ -1,0 +1,162 @@
+//! The searcher: what lives across moves (the transposition table, which grows on the
+//! clock, history, the threat solvers' caches) and the entry point of a search.
+
+use super::tt::TranspositionTable;
+use super::{reduction_table, Iteration, Limits, SearchResult, Worker, MAX_PLY, NO_EVAL};
+use crate::board::{Board, Pos, GRID_CELLS};
+use crate::rules::Rule;
+use std::time::Instant;
+
+/// A new table's memory is mapped at no more than this share of a move's hard limit, in
+/// per cent: the first moves of a game under Gomocup's manager pay for it on their clock.
+const TT_GROWTH_SHARE_PERCENT: u64 = 5;
+/// Assumed cost of mapping and touching fresh memory until one growth has been timed,
+/// bytes per ms (2-3 GB/s on the machines here; 0.3-0.9 GB/s seen under Gomocup's manager).
+const TT_INITIAL_MAP_RATE: u64 = 512 << 10;
+/// The smallest table, where the growth starts.
+const TT_MIN_BYTES: usize = 1 << 20;
+
+/// Search state that lives across moves: the transposition table and history.
+pub struct Searcher {
+    tt: TranspositionTable,
+    /// The most the table may take; it grows towards this as the clock allows.
+    tt_limit: usize,
+    /// Measured cost of a fresh table, bytes per ms of the clock.
+    map_rate: u64,
+    history: Vec<[i32; 2]>,
+    vcf_cache: Vec<u64>,
+    vct_cache: Vec<u64>,
+    /// Root moves the next searches must not play.
+    excluded: Vec<Pos>,
+}
+
+impl Searcher {
+    /// A searcher whose table may grow to `tt_bytes`. Nothing large is allocated before
+    /// the first search: a manager may suspend the engine between START and the first move,
+    /// and the process must stay within its memory limit from the start.
+    pub fn new(tt_bytes: usize) -> Searcher {
+        Searcher {
+            tt: TranspositionTable::new(TT_MIN_BYTES.min(tt_bytes)),
+            tt_limit: tt_bytes,
+            map_rate: TT_INITIAL_MAP_RATE,
+            history: vec![[0; 2]; GRID_CELLS],
+            vcf_cache: vec![0; 1 << 16],
+            vct_cache: vec![0; 1 << 18],
+            excluded: Vec::new(),
+        }
+    }
+
+    pub fn tt_bytes(&self) -> usize {
+        self.tt.size_bytes()
+    }
+
+    /// Root moves the following searches must not play (none by default).
+    pub fn set_excluded(&mut self, moves: Vec<Pos>) {
+        self.excluded = moves;
+    }
+
+    /// The most the table may grow to.
+    pub fn tt_limit(&self) -> usize {
+        self.tt_limit
+    }
+
+    /// Sets the most the table may take; a larger table is given back at once.
+    pub fn set_tt_limit(&mut self, bytes: usize) {
+        self.tt_limit = bytes;
+        if self.tt.size_bytes() > bytes {
+            // drop the old table first: both together may not fit
+            self.tt = TranspositionTable::new(0);
+            self.tt = TranspositionTable::new(bytes);
+        }
+    }
+
+    /// Grows the table towards its limit by as much as fits in a small share of this
+    /// move's hard limit (all of it when the search has no time limit). The contents are
+    /// lost, which costs little: it happens in the first few moves of a game.
+    fn grow_tt(&mut self, limits: &Limits) {
+        let current = self.tt.size_bytes();
+        let affordable = match limits.hard_ms {
+            None => usize::MAX,
+            Some(h) => (h * TT_GROWTH_SHARE_PERCENT / 100).saturating_mul(self.map_rate) as usize,
+        };
+        // a node-limited search stores at most one entry a node
+        let useful = limits
+            .nodes
+            .map_or(usize::MAX, |n| (n as usize).saturating_mul(64));
+        let target = self.tt_limit.min(affordable).min(useful);
+        if target < 2 * current {
+            return;
+        }
+        let t0 = Instant::now();
+        self.tt = TranspositionTable::new(0);
+        self.tt = TranspositionTable::new(target);
+        let us = t0.elapsed().as_micros().max(1) as u64;
+        let bytes = self.tt.size_bytes() as u64;
+        // time only tables large enough to time; a slow host slows the next growth
+        if bytes >= 2 << 20 {
+            self.map_rate = (bytes * 1000 / us).max(TT_INITIAL_MAP_RATE / 4);
+        }
+        log::debug!("table grown to {} MiB in {} us", bytes >> 20, us);
+    }
+
+    /// Forgets everything learnt: for a new game, and for reproducible benchmarks.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.iter_mut().for_each(|h| *h = [0; 2]);
+        self.vcf_cache.fill(0);
+        self.vct_cache.fill(0);
+    }
+
+    /// A worker over this searcher's tables for one search from `board`.
+    pub(super) fn worker<'a>(
+        &'a mut self,
+        board: &Board,
+        limits: &Limits,
+        stop: &'a dyn Fn() -> bool,
+        start: Instant,
+    ) -> Worker<'a> {
+        Worker {
+            board: board.clone(),
+            tt: &mut self.tt,
+            history: &mut self.history,
+            vcf_cache: &mut self.vcf_cache,
+            vct_cache: &mut self.vct_cache,
+            limits: *limits,
+            stop,
+            start,
+            nodes: 0,
+            next_check: 0,
+            seldepth: 0,
+            aborted: false,
+            killers: [[Pos::NONE; 2]; MAX_PLY + 1],
+            pv: vec![[Pos::NONE; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            caro: matches!(board.rule(), Rule::Caro | Rule::CaroExact),
+            move_buf: Vec::new(),
+            root_moves: Vec::new(),
+            excluded: self.excluded.clone(),
+            reductions: reduction_table(board.rule()),
+            evals: [NO_EVAL; MAX_PLY + 2],
+        }
+    }
+
+    /// Searches `board` for the side to move.
+    pub fn think(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        stop: &dyn Fn() -> bool,
+        on_iteration: &mut dyn FnMut(&Iteration),
+    ) -> SearchResult {
+        // the clock runs from here: growing the table is paid from the move's time
+        let start = Instant::now();
+        self.grow_tt(limits);
+        self.tt.new_search();
+        for h in self.history.iter_mut() {
+            h[0] /= 4;
+            h[1] /= 4;
+        }
+        let mut w = self.worker(board, limits, stop, start);
+        w.root(on_iteration)
+    }
+}
