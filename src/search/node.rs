@@ -8,6 +8,9 @@ use super::{
     MAX_MALUS_MOVES, MAX_PLY, NO_EVAL, NULL_MOVE_MIN_DEPTH, RAZOR_MARGIN, RAZOR_MAX_DEPTH,
     RFP_MARGIN,
 };
+
+/// Internal iterative reduction applies from this depth on.
+const IIR_MIN_DEPTH: i32 = 4;
 use crate::board::Pos;
 use crate::eval::{self, is_mate_score, mate_in, mated_in, Score, INFINITE, WIN_MIN};
 use crate::pattern::Threat;
@@ -106,6 +109,13 @@ impl Worker<'_> {
         let improving = ply >= 2
             && self.evals[ply] != NO_EVAL
             && (self.evals[ply - 2] == NO_EVAL || self.evals[ply] > self.evals[ply - 2]);
+        // Internal iterative reduction: a node the table knows nothing of is searched a
+        // ply shallower; its ordering is poor, and the next iteration comes back with a move.
+        let depth = if tt_move.is_none() && depth >= IIR_MIN_DEPTH && !threatened {
+            depth - 1
+        } else {
+            depth
+        };
         let node = Node {
             depth,
             ply,
