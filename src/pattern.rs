@@ -7,7 +7,7 @@
 //! memoised over every 20-bit window key, so each rule gets its own tables and none is typed
 //! by hand. Four line patterns then combine into one [`Threat`] class per cell and colour.
 
-use crate::board::Color;
+use crate::geometry::Color;
 use crate::rules::Rule;
 use std::sync::OnceLock;
 

@@ -4,7 +4,7 @@
 //! [`crate::board::Board`] also keeps, so these functions are the slow, obviously-correct
 //! reference that the pattern tables and the search are checked against.
 
-use crate::board::{Color, Grid, Pos, DIR_OFFSETS};
+use crate::geometry::{Color, Grid, Pos, DIR_OFFSETS};
 
 /// A Gomocup rule (`INFO rule`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -12,10 +12,8 @@ use crate::rules::{self, Foul, Rule};
 use std::fmt;
 use std::sync::OnceLock;
 
-pub use grid::{Color, Grid, Pos, DIR_OFFSETS, GRID_CELLS, MAX_SIZE, MIN_SIZE, STRIDE};
-use grid::{EMPTY, WALL};
-
-mod grid;
+pub use crate::geometry::{Color, Grid, Pos, DIR_OFFSETS, GRID_CELLS, MAX_SIZE, MIN_SIZE, STRIDE};
+use crate::geometry::{EMPTY, WALL};
 
 /// Threat data of one empty cell.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]

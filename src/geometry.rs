@@ -10,8 +10,8 @@ pub const GRID_CELLS: usize = STRIDE * STRIDE;
 /// Index steps of the four line directions: →, ↓, ↘, ↙.
 pub const DIR_OFFSETS: [isize; 4] = [1, STRIDE as isize, STRIDE as isize + 1, STRIDE as isize - 1];
 
-pub(super) const EMPTY: u8 = 0;
-pub(super) const WALL: u8 = 3;
+pub(crate) const EMPTY: u8 = 0;
+pub(crate) const WALL: u8 = 3;
 
 /// A colour of stones. Black moves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -43,7 +43,7 @@ impl Color {
 /// A cell, as its index in the padded grid. Board coordinates are 0-based `x` (column) and
 /// `y` (row).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Pos(pub(super) u16);
+pub struct Pos(pub(crate) u16);
 
 impl Pos {
     /// No move (also used for a pass in the history).
@@ -108,9 +108,9 @@ impl fmt::Display for Pos {
 /// The plain padded cell array: 0 empty, 1 black, 2 white, 3 wall.
 #[derive(Clone)]
 pub struct Grid {
-    pub(super) width: usize,
-    pub(super) height: usize,
-    pub(super) cells: Vec<u8>,
+    pub(crate) width: usize,
+    pub(crate) height: usize,
+    pub(crate) cells: Vec<u8>,
 }
 
 impl Grid {
