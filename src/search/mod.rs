@@ -54,6 +54,8 @@ fn history_update(h: &mut i32, bonus: i32) {
 /// Razoring: at depth <= this, a node this far below alpha per ply asks the quiescence.
 const RAZOR_MAX_DEPTH: i32 = 2;
 const RAZOR_MARGIN: Score = 300;
+/// Internal iterative reduction applies from this depth on.
+const IIR_MIN_DEPTH: i32 = 4;
 /// The null move is tried from this depth on.
 const NULL_MOVE_MIN_DEPTH: i32 = 3;
 /// Late-move reduction factors per rule (see [`reduction_table`]).

@@ -5,12 +5,9 @@
 use super::tt::Bound;
 use super::{
     history_bonus, history_update, move_count_limit, pick_best, Focus, Scored, Worker,
-    MAX_MALUS_MOVES, MAX_PLY, NO_EVAL, NULL_MOVE_MIN_DEPTH, RAZOR_MARGIN, RAZOR_MAX_DEPTH,
-    RFP_MARGIN,
+    IIR_MIN_DEPTH, MAX_MALUS_MOVES, MAX_PLY, NO_EVAL, NULL_MOVE_MIN_DEPTH, RAZOR_MARGIN,
+    RAZOR_MAX_DEPTH, RFP_MARGIN,
 };
-
-/// Internal iterative reduction applies from this depth on.
-const IIR_MIN_DEPTH: i32 = 4;
 use crate::board::Pos;
 use crate::eval::{self, is_mate_score, mate_in, mated_in, Score, INFINITE, WIN_MIN};
 use crate::pattern::Threat;
