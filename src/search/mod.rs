@@ -188,15 +188,16 @@ impl Worker<'_> {
         self.start.elapsed().as_millis() as u64
     }
 
-    /// Polls the stop conditions about every 1024 nodes. (A test of `nodes % 1024 == 0`
-    /// can miss its turn for long stretches, since VCF nodes count in between.)
+    /// Polls the stop conditions about every 256 nodes, a fraction of a millisecond. (A test
+    /// of `nodes % 256 == 0` can miss its turn for long stretches, since VCF nodes count in
+    /// between.)
     #[inline]
     fn check_abort(&mut self) -> bool {
         if self.aborted {
             return true;
         }
         if self.nodes >= self.next_check {
-            self.next_check = self.nodes + 1024;
+            self.next_check = self.nodes + 256;
             if (self.stop)() {
                 self.aborted = true;
             } else if let Some(h) = self.limits.hard_ms {
