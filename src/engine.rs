@@ -619,5 +619,13 @@ mod tests {
         e.think(&short, &mut |_| {});
         // 5 % of 100 ms at no more than a few GB/s
         assert!(e.tt_bytes() <= 32 << 20, "{} bytes", e.tt_bytes());
+        // a depth limit takes the whole table, whatever the clock: the same result on any
+        // machine
+        let deep = Limits {
+            depth: Some(2),
+            ..short
+        };
+        e.think(&deep, &mut |_| {});
+        assert!(e.tt_bytes() >= 128 << 20, "{} bytes", e.tt_bytes());
     }
 }

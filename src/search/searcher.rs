@@ -81,9 +81,13 @@ impl Searcher {
     /// lost, which costs little: it happens in the first few moves of a game.
     fn grow_tt(&mut self, limits: &Limits) {
         let current = self.tt.size_bytes();
-        let affordable = match limits.hard_ms {
-            None => usize::MAX,
-            Some(h) => (h * TT_GROWTH_SHARE_PERCENT / 100).saturating_mul(self.map_rate) as usize,
+        // A depth-limited search (analysis, tests) takes the whole table at once, so its
+        // result does not depend on how fast this machine maps memory.
+        let affordable = match (limits.hard_ms, limits.depth) {
+            (Some(h), None) => {
+                (h * TT_GROWTH_SHARE_PERCENT / 100).saturating_mul(self.map_rate) as usize
+            }
+            _ => usize::MAX,
         };
         // a node-limited search stores at most one entry a node
         let useful = limits
