@@ -9,6 +9,8 @@ pub mod board;
 pub mod engine;
 pub mod eval;
 pub mod pattern;
+pub mod play;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod solve;
