@@ -627,4 +627,18 @@ mod tests {
         };
         assert_eq!(s.value(pos), 0);
     }
+
+    #[test]
+    fn an_overline_wins_only_in_freestyle() {
+        // 5x2, k=3: first a1 b1 d1, second a2 c2 e2, first to move
+        let pos = Stones {
+            first: 0b01011,
+            second: 1 << 5 | 1 << 7 | 1 << 9,
+        };
+        let free = Game::new(5, 2, 3, SolveRule::Freestyle).unwrap();
+        assert_eq!(Solver::new(free, 8).value(pos), 1, "c1 makes four");
+        // c1 is an overline; second then has b2 and d2 for exactly three
+        let exact = Game::new(5, 2, 3, SolveRule::Exact).unwrap();
+        assert_eq!(Solver::new(exact, 8).value(pos), -1);
+    }
 }
