@@ -54,7 +54,10 @@ fn the_report_has_best_moves_a_line_and_counts() {
     // the winning line ends in three in a row for the first player, who moves last
     let pv: Vec<&str> = field(&out, "pv").split_whitespace().collect();
     assert!(pv.len() % 2 == 1 && pv.len() >= 5, "{out}");
-    assert!(field(&out, "best").split_whitespace().any(|m| m == "b2"), "{out}");
+    assert!(
+        field(&out, "best").split_whitespace().any(|m| m == "b2"),
+        "{out}"
+    );
     assert!(field(&out, "nodes").parse::<u64>().unwrap() > 0);
     assert!(field(&out, "time").ends_with("ms"));
     // 4x3 has 4 symmetries: 12 cells are 4 distinct first moves
