@@ -376,26 +376,57 @@ impl Solver {
         self.search(pos, -1, 1)
     }
 
+    /// A line of best play from `pos` (worth `value` to the side to move). To keep wins
+    /// short, the winner tries first the moves that leave it the most completing cells, and
+    /// the loser plays the move that leaves the winner the fewest (every loser's move loses,
+    /// so that one needs no search).
     fn principal_line(&mut self, mut pos: Stones, mut value: Value) -> Vec<usize> {
         let mut line = Vec::new();
         let full = self.game.full();
         loop {
             let empty = full & !(pos.first | pos.second);
+            if empty == 0 {
+                return line;
+            }
             let (me, op) = pos.sides();
-            let moves = empty.count_ones().div_ceil(2);
-            let (my_wins, _) = self.game.scan(me, op, moves);
+            let (my_wins, _) = self.game.scan(me, op, MAX_CELLS as u32);
             if my_wins != 0 {
                 line.push(my_wins.trailing_zeros() as usize);
                 return line;
             }
-            let order = self.game.order.clone();
-            let Some(c) = order
+            // the winner's completing cells after each move, nearest the centre first
+            let mut moves: Vec<(usize, u32)> = self
+                .game
+                .order
                 .iter()
                 .map(|&c| c as usize)
-                .find(|&c| empty >> c & 1 == 1 && -self.value_after(pos, c) == value)
-            else {
-                return line;
+                .filter(|&c| empty >> c & 1 == 1)
+                .map(|c| {
+                    let (after_me, after_op) = pos.with(c).sides();
+                    let (mover, other) = if value < 0 {
+                        (after_me, after_op)
+                    } else {
+                        (after_op, after_me)
+                    };
+                    (
+                        c,
+                        self.game
+                            .scan(mover, other, MAX_CELLS as u32)
+                            .0
+                            .count_ones(),
+                    )
+                })
+                .collect();
+            let c = if value < 0 {
+                moves.iter().min_by_key(|m| m.1).map(|m| m.0)
+            } else {
+                moves.sort_by_key(|m| std::cmp::Reverse(m.1));
+                moves
+                    .iter()
+                    .map(|m| m.0)
+                    .find(|&c| -self.value_after(pos, c) == value)
             };
+            let Some(c) = c else { return line };
             line.push(c);
             pos = pos.with(c);
             value = -value;
@@ -640,5 +671,25 @@ mod tests {
         // c1 is an overline; second then has b2 and d2 for exactly three
         let exact = Game::new(5, 2, 3, SolveRule::Exact).unwrap();
         assert_eq!(Solver::new(exact, 8).value(pos), -1);
+    }
+
+    #[test]
+    fn the_principal_line_is_played_out_and_short() {
+        for (w, h, k, plies) in [(4, 4, 3, 5), (4, 3, 3, 7)] {
+            let r = solve(w, h, k, SolveRule::Freestyle, 12, &mut |_, _| {}).unwrap();
+            assert_eq!(r.value, 1);
+            let g = Game::new(w, h, k, SolveRule::Freestyle).unwrap();
+            let mut pos = Stones::default();
+            for (i, &(x, y)) in r.pv.iter().enumerate() {
+                let c = y * w + x;
+                assert_eq!((pos.first | pos.second) >> c & 1, 0, "{:?}", r.pv);
+                assert!(!g.has_line(pos.first), "a line before the end: {:?}", r.pv);
+                pos = pos.with(c);
+                assert_eq!(g.has_line(pos.first), i + 1 == r.pv.len());
+            }
+            // 4x4: three first-player stones, the fewest a win needs; 4x3: second blocks
+            // the first threat, so the win takes a fourth stone
+            assert_eq!(r.pv.len(), plies, "{w}x{h}: {:?}", r.pv);
+        }
     }
 }
