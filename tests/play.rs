@@ -288,3 +288,22 @@ fn bad_options_are_refused_with_help() {
         "{help}"
     );
 }
+
+#[test]
+fn variety_replays_by_seed_and_varies_across_seeds() {
+    let run = |seed: &str| {
+        let args = ["--variety", "--seed", seed, "--margin", "200"];
+        let (ok, out) = play(&[&args[..], &FAST].concat(), b"h8\ng7\nquit\n");
+        assert!(ok);
+        moves_line(&out).to_string()
+    };
+    assert_eq!(run("3"), run("3"), "the same seed replays the same game");
+    let games: std::collections::HashSet<String> = ["1", "2", "3", "4", "5", "6"]
+        .into_iter()
+        .map(run)
+        .collect();
+    assert!(games.len() >= 2, "{games:?}");
+    // without --variety every run is the same
+    let plain = || moves_line(&play(&FAST, b"h8\ng7\nquit\n").1).to_string();
+    assert_eq!(plain(), plain());
+}
