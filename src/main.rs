@@ -228,7 +228,8 @@ fn play(a: PlayArgs) -> Result<()> {
             First::You => Color::Black,
             First::Rensa => Color::White,
         },
-        turn_ms: (a.time * 1000.0) as u64,
+        // a day is more than any game needs; larger values only risk overflow downstream
+        turn_ms: ((a.time * 1000.0) as u64).min(86_400_000),
         max_nodes: a.strength,
         variety: a.variety.then_some(seed),
         variety_margin: a.margin,

@@ -515,7 +515,7 @@ impl Solver {
                     alpha = v;
                 }
                 if v >= beta {
-                    self.history[c] += empties * empties;
+                    self.history[c] = self.history[c].saturating_add(empties * empties);
                     break;
                 }
             }
