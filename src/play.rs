@@ -266,25 +266,16 @@ impl<'a> Game<'a> {
 
     /// Plays a checked move, draws the board and announces a result.
     fn apply(&mut self, x: i64, y: i64) -> std::io::Result<()> {
-        let black_foul = self.engine.board().side() == Color::Black
-            && self
-                .engine
-                .check_move(x, y)
-                .is_ok_and(|p| self.engine.foul(p).is_some());
+        let black_foul = self.black_foul(x, y);
         let p = match self.engine.play(x, y) {
             Ok(p) => p,
             Err(e) => return writeln!(self.out, "{e}"),
         };
         self.draw()?;
-        let b = self.engine.board();
         self.outcome = if black_foul {
             Some(Outcome::Foul)
-        } else if b.is_five_at(p) {
-            Some(Outcome::Five(b.stone(p).unwrap_or(Color::Black)))
-        } else if b.is_full() {
-            Some(Outcome::Draw)
         } else {
-            None
+            self.result_after(p)
         };
         match self.outcome {
             Some(o) => self.announce(o),
@@ -480,9 +471,13 @@ impl<'a> Game<'a> {
                 writeln!(self.out, "moves after the end of the game are ignored")?;
                 break;
             }
-            self.engine.play(x, y).expect("checked above");
-            let p = self.engine.board().last_move().map(|m| m.0);
-            self.outcome = p.and_then(|p| self.result_after(p));
+            let foul = self.black_foul(x, y);
+            let p = self.engine.play(x, y).expect("checked above");
+            self.outcome = if foul {
+                Some(Outcome::Foul)
+            } else {
+                self.result_after(p)
+            };
         }
         writeln!(
             self.out,
@@ -496,7 +491,16 @@ impl<'a> Game<'a> {
         }
     }
 
-    /// The result once `p` was played (fouls are judged as moves are made, in `apply`).
+    /// Whether black, to move, would play a renju foul on (x, y).
+    fn black_foul(&self, x: i64, y: i64) -> bool {
+        self.engine.board().side() == Color::Black
+            && self
+                .engine
+                .check_move(x, y)
+                .is_ok_and(|p| self.engine.foul(p).is_some())
+    }
+
+    /// The result once `p` was played (a foul is judged before the move, by `black_foul`).
     fn result_after(&self, p: Pos) -> Option<Outcome> {
         let b = self.engine.board();
         if b.is_five_at(p) {

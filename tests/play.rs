@@ -184,6 +184,32 @@ fn renju_forbidden_points_are_refused_for_the_person() {
         "{out}"
     );
     assert_eq!(moves_line(&out).split_whitespace().count(), 8, "{out}");
+    // a loaded game in which black played it is lost by the foul
+    let f = game_file(
+        "foul",
+        &[
+            (6, 7),
+            (0, 0),
+            (7, 7),
+            (14, 0),
+            (8, 5),
+            (0, 14),
+            (8, 6),
+            (14, 14),
+            (8, 7),
+        ],
+    );
+    let input = format!("load {f}\nquit\n");
+    let (ok, out) = play(
+        &[&["--rule", "renju"][..], &FAST].concat(),
+        input.as_bytes(),
+    );
+    std::fs::remove_file(&f).ok();
+    assert!(ok);
+    assert!(
+        out.contains("black played a forbidden point: white wins (Rensa wins)."),
+        "{out}"
+    );
     // freestyle takes the same move
     let f = game_file(
         "free",
