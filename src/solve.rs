@@ -180,21 +180,44 @@ impl Game {
     /// Scans the lines once for the side `me` against `op`: the empty cells that complete a
     /// line for `me`, and whether `me` can still complete one with `moves` more stones.
     fn scan(&self, me: u64, op: u64, moves: u32) -> (u64, bool) {
-        let exact = self.rule == SolveRule::Exact;
-        let mut wins = 0;
-        let mut live = false;
-        for w in &self.windows {
-            if w.cells & op != 0 || (exact && w.ends & me != 0) {
-                continue;
-            }
-            let missing = (w.cells & !me).count_ones();
-            if missing == 1 {
-                wins |= w.cells & !me;
-            }
-            live |= missing <= moves;
-        }
-        (wins, live)
+        let t = self.threats(me, op, moves, 0);
+        (t.my_wins, t.my_live)
     }
+
+    /// Both sides' completing cells and whether each can still complete a line, the side to
+    /// move (`me`) having `my_moves` stones left to play, in one pass over the lines.
+    fn threats(&self, me: u64, op: u64, my_moves: u32, op_moves: u32) -> Threats {
+        let exact = self.rule == SolveRule::Exact;
+        let k = self.k as u32;
+        let mut t = Threats::default();
+        for w in &self.windows {
+            let (mine, theirs) = (w.cells & me, w.cells & op);
+            if theirs == 0 && !(exact && w.ends & me != 0) {
+                let missing = k - mine.count_ones();
+                if missing == 1 {
+                    t.my_wins |= w.cells & !me;
+                }
+                t.my_live |= missing <= my_moves;
+            }
+            if mine == 0 && !(exact && w.ends & op != 0) {
+                let missing = k - theirs.count_ones();
+                if missing == 1 {
+                    t.op_wins |= w.cells & !op;
+                }
+                t.op_live |= missing <= op_moves;
+            }
+        }
+        t
+    }
+}
+
+/// What [`Game::threats`] finds.
+#[derive(Default)]
+struct Threats {
+    my_wins: u64,
+    op_wins: u64,
+    my_live: bool,
+    op_live: bool,
 }
 
 /// Symmetry `sym` of a `w`×`h` board applied to (x, y): 0 to 3 mirror the axes, 4 to 7
@@ -477,11 +500,15 @@ impl Solver {
             return 0;
         }
         let (me, op) = pos.sides();
-        let (my_wins, my_live) = g.scan(me, op, empties.div_ceil(2));
+        let Threats {
+            my_wins,
+            op_wins,
+            my_live,
+            op_live,
+        } = g.threats(me, op, empties.div_ceil(2), empties / 2);
         if my_wins != 0 {
             return 1;
         }
-        let (op_wins, op_live) = g.scan(op, me, empties / 2);
         if op_wins.count_ones() >= 2 {
             return -1;
         }
@@ -506,7 +533,8 @@ impl Solver {
         let cells = if op_wins != 0 { op_wins } else { empty };
         let moves = self.ordered_moves(me, op, cells, empties);
         let mut best = -1;
-        for &c in &moves {
+        for &c in &moves.cells[..moves.len] {
+            let c = c as usize;
             // no move completes our line here (my_wins is empty)
             let v = -self.search(pos.with(c), -beta, -alpha);
             if v > best {
@@ -535,43 +563,56 @@ impl Solver {
     /// complete, weighted by the stones already in them, then by history and centre. Under
     /// freestyle a cell in no such line is a pass in effect, and a stone more never hurts
     /// there, so such cells are dropped while another move is left (exact).
-    fn ordered_moves(&self, me: u64, op: u64, cells: u64, empties: u32) -> Vec<usize> {
+    fn ordered_moves(&self, me: u64, op: u64, cells: u64, empties: u32) -> Moves {
         let g = &self.game;
         let exact = g.rule == SolveRule::Exact;
+        let k = g.k as u32;
+        let (my_moves, op_moves) = (empties.div_ceil(2), empties / 2);
         let mut score = [0u32; MAX_CELLS];
-        for (side, other, moves, weight) in [
-            (me, op, empties.div_ceil(2), 3u32),
-            (op, me, empties / 2, 2u32),
-        ] {
-            for w in &g.windows {
-                if w.cells & other != 0 || (exact && w.ends & side != 0) {
-                    continue;
+        let mut add = |m: u64, v: u32| {
+            let mut m = m & cells;
+            while m != 0 {
+                score[m.trailing_zeros() as usize] += v;
+                m &= m - 1;
+            }
+        };
+        for w in &g.windows {
+            let (mine, theirs) = (w.cells & me, w.cells & op);
+            if theirs == 0 && !(exact && w.ends & me != 0) {
+                let n = mine.count_ones();
+                if k - n <= my_moves {
+                    add(w.cells & !me, 3 << (3 * n));
                 }
-                let missing = w.cells & !side;
-                if missing.count_ones() > moves {
-                    continue;
-                }
-                let add = weight << (3 * (w.cells & side).count_ones());
-                let mut m = missing & cells;
-                while m != 0 {
-                    score[m.trailing_zeros() as usize] += add;
-                    m &= m - 1;
+            }
+            if mine == 0 && !(exact && w.ends & op != 0) {
+                let n = theirs.count_ones();
+                if k - n <= op_moves {
+                    add(w.cells & !op, 2 << (3 * n));
                 }
             }
         }
-        let mut moves: Vec<usize> = g
-            .order
-            .iter()
-            .map(|&c| c as usize)
-            .filter(|&c| cells >> c & 1 == 1)
-            .collect();
-        if !exact && moves.iter().any(|&c| score[c] > 0) {
-            moves.retain(|&c| score[c] > 0);
+        let mut moves = Moves {
+            cells: [0; MAX_CELLS],
+            len: 0,
+        };
+        let keep_dead = exact || !g.order.iter().any(|&c| score[c as usize] > 0);
+        for &c in &g.order {
+            if cells >> c & 1 == 1 && (keep_dead || score[c as usize] > 0) {
+                moves.cells[moves.len] = c;
+                moves.len += 1;
+            }
         }
         // stable: ties keep the centre order
-        moves.sort_by_key(|&c| std::cmp::Reverse((score[c], self.history[c])));
+        moves.cells[..moves.len]
+            .sort_by_key(|&c| std::cmp::Reverse((score[c as usize], self.history[c as usize])));
         moves
     }
+}
+
+/// Moves in search order, without allocating.
+struct Moves {
+    cells: [u8; MAX_CELLS],
+    len: usize,
 }
 
 /// Solves the m,n,k game on an empty board (convenience for tests and the front-end).
