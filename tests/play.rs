@@ -130,6 +130,7 @@ fn bad_input_is_explained_and_the_game_goes_on() {
         "-1,0 is off the board",
         "7,-1 is off the board",
         "that line is too long",
+        "could not read that line",
         "25,98 is off the board",
         "'7,' is not a move",
         "'h8x' is not a move",
