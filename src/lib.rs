@@ -3,7 +3,8 @@
 //! Layers, each depending only on those above it: [`geometry`] (colours, cells, directions,
 //! the plain grid) → [`rules`] and [`pattern`] → [`board`] (no I/O) → [`eval`] →
 //! [`search`] → [`engine`] (the API any front-end uses) → [`protocol`] (Gomocup/Piskvork
-//! text) and [`bench`] → `main.rs`.
+//! text), [`play`] (a game in the terminal) and [`bench`] → `main.rs`. [`solve`] (exact
+//! m,n,k-games on a bitboard) stands apart and uses no other module.
 
 pub mod bench;
 pub mod board;
@@ -11,6 +12,8 @@ pub mod engine;
 pub mod eval;
 pub mod geometry;
 pub mod pattern;
+pub mod play;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod solve;

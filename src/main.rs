@@ -1,10 +1,15 @@
 //! `pbrain-rensa`: the Gomocup/Piskvork protocol on stdin/stdout by default; `bench` for the
-//! search benchmark.
+//! search benchmark; `play` for a game against a person; `solve` for small m,n,k-games.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
+use clap::{Parser, Subcommand, ValueEnum};
+use rensa::board::Color;
 use rensa::engine::Engine;
 use rensa::eval::score_text;
+use rensa::play::PlayOptions;
 use rensa::protocol::{Flow, Session};
+use rensa::rules::Rule;
+use rensa::solve::SolveRule;
 use std::io::{Read, Write};
 use std::sync::mpsc;
 
@@ -15,6 +20,8 @@ USAGE:
     pbrain-rensa             speak the Gomocup/Piskvork protocol on stdin/stdout
     pbrain-rensa bench [D]   search the benchmark positions to depth D (default 8) on one
                              thread; prints nodes, nodes per second and a signature
+    pbrain-rensa play ...    play a game in the terminal (see play --help)
+    pbrain-rensa solve ...   solve a small m,n,k-game exactly (see solve --help)
     pbrain-rensa --help      this text
     pbrain-rensa --version   the version
 
@@ -35,6 +42,13 @@ fn main() -> Result<()> {
             };
             bench(depth)
         }
+        Some("play" | "solve") => {
+            let cli = Cli::parse();
+            match cli.command {
+                Command::Play(a) => play(a),
+                Command::Solve(a) => solve(a),
+            }
+        }
         Some("-h" | "--help" | "help") => {
             println!("{HELP}");
             Ok(())
@@ -50,6 +64,188 @@ fn main() -> Result<()> {
         }
         Some(other) => bail!("unknown argument '{other}'; see --help"),
     }
+}
+
+/// The subcommands with options; the protocol and `bench` keep their own plain dispatch, so
+/// that GUIs that pass flags of their own still reach the protocol.
+#[derive(Parser)]
+#[command(name = "pbrain-rensa", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play a game against the engine in the terminal.
+    Play(PlayArgs),
+    /// Prove the value of an m,n,k-game (k in a row on an m x n board) by full search.
+    Solve(SolveArgs),
+}
+
+#[derive(clap::Args)]
+struct SolveArgs {
+    /// Columns (m).
+    #[arg(long, short = 'm')]
+    width: usize,
+    /// Rows (n).
+    #[arg(long, short = 'n')]
+    height: usize,
+    /// Stones in a row that win.
+    #[arg(long, short)]
+    k: usize,
+    /// freestyle: k or more in a row wins; exact: exactly k (a longer run does not win).
+    #[arg(long, value_enum, default_value_t = SolveRuleArg::Freestyle)]
+    rule: SolveRuleArg,
+    /// Transposition table size: 2^BITS entries of 24 bytes.
+    #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(8..=30))]
+    hash_bits: u32,
+    /// Show on stderr how many first moves are solved.
+    #[arg(long)]
+    progress: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SolveRuleArg {
+    Freestyle,
+    Exact,
+}
+
+fn solve(a: SolveArgs) -> Result<()> {
+    let rule = match a.rule {
+        SolveRuleArg::Freestyle => SolveRule::Freestyle,
+        SolveRuleArg::Exact => SolveRule::Exact,
+    };
+    let mut progress = |done: usize, total: usize| {
+        if a.progress {
+            let bar = "#".repeat(done * 30 / total.max(1));
+            eprint!("\rsolving first moves [{bar:<30}] {done}/{total}");
+            if done == total {
+                eprintln!();
+            }
+        }
+    };
+    let r = rensa::solve::solve(a.width, a.height, a.k, rule, a.hash_bits, &mut progress)
+        .map_err(|e| anyhow!(e))?;
+    let cells = |v: &[(usize, usize)]| {
+        v.iter()
+            .map(|&(x, y)| rensa::board::Pos::new(x, y).to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let rule_name = match a.rule {
+        SolveRuleArg::Freestyle => "freestyle",
+        SolveRuleArg::Exact => "exact",
+    };
+    println!("game   {}x{} k={} {rule_name}", a.width, a.height, a.k);
+    println!("value  {}", rensa::solve::value_name(r.value));
+    println!("best   {}", cells(&r.best));
+    println!("pv     {}", cells(&r.pv));
+    println!("nodes  {}", r.nodes);
+    println!("time   {} ms", r.elapsed_ms);
+    Ok(())
+}
+
+#[derive(clap::Args)]
+struct PlayArgs {
+    /// Board size: N for N x N, or WxH (columns x rows), 5 to 32.
+    #[arg(long, short, default_value = "15")]
+    size: String,
+    /// The rule: freestyle, standard, renju, caro, caro-exact, or a Gomocup number (0, 1, 4, 8, 9).
+    #[arg(long, short, default_value = "freestyle")]
+    rule: String,
+    /// Who moves first (plays black): you or rensa.
+    #[arg(long, value_enum, default_value_t = First::You)]
+    first: First,
+    /// Time for each engine move, in seconds.
+    #[arg(long, short, default_value_t = 1.0)]
+    time: f64,
+    /// Node limit for each engine move: lower is weaker (and repeatable with one thread).
+    #[arg(long, alias = "nodes")]
+    strength: Option<u64>,
+    /// Choose at random among moves whose score is within --margin of the best; the seed is
+    /// printed so a game can be replayed (with --strength, the same moves come back).
+    #[arg(long)]
+    variety: bool,
+    /// Seed for --variety (default: from the clock).
+    #[arg(long, requires = "variety")]
+    seed: Option<u64>,
+    /// Score margin for --variety.
+    #[arg(long, default_value_t = 30, requires = "variety")]
+    margin: i32,
+    /// Plain text even on a terminal.
+    #[arg(long)]
+    no_color: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum First {
+    You,
+    Rensa,
+}
+
+fn parse_size(s: &str) -> Result<(usize, usize)> {
+    let (w, h) = match s.split_once(['x', 'X', ',']) {
+        Some((w, h)) => (w.trim().parse()?, h.trim().parse()?),
+        None => {
+            let n = s.trim().parse()?;
+            (n, n)
+        }
+    };
+    if !Engine::size_supported(w as i64, h as i64) {
+        bail!("board size {w}x{h} is not supported (5 to 32 each way)");
+    }
+    Ok((w, h))
+}
+
+fn parse_rule(s: &str) -> Result<Rule> {
+    if let Ok(n) = s.parse::<i64>() {
+        return Rule::from_info(n).ok_or_else(|| anyhow!("unknown rule number {n}"));
+    }
+    Rule::ALL
+        .into_iter()
+        .find(|r| r.name().eq_ignore_ascii_case(s))
+        .ok_or_else(|| anyhow!("unknown rule '{s}' (freestyle, standard, renju, caro, caro-exact)"))
+}
+
+fn play(a: PlayArgs) -> Result<()> {
+    use std::io::IsTerminal;
+    let (width, height) =
+        parse_size(&a.size).with_context(|| format!("bad --size '{}'", a.size))?;
+    if !(a.time.is_finite() && a.time >= 0.0) {
+        bail!("bad --time {}", a.time);
+    }
+    let seed = a.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64)
+    });
+    let opts = PlayOptions {
+        width,
+        height,
+        rule: parse_rule(&a.rule)?,
+        person: match a.first {
+            First::You => Color::Black,
+            First::Rensa => Color::White,
+        },
+        // a day is more than any game needs; larger values only risk overflow downstream
+        turn_ms: ((a.time * 1000.0) as u64).min(86_400_000),
+        max_nodes: a.strength,
+        variety: a.variety.then_some(seed),
+        variety_margin: a.margin,
+        color: !a.no_color && std::io::stdout().is_terminal(),
+        echo: !std::io::stdin().is_terminal(),
+    };
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    let stderr = std::io::stderr();
+    let mut status: Box<dyn Write> = if stderr.is_terminal() {
+        Box::new(stderr.lock())
+    } else {
+        Box::new(std::io::sink())
+    };
+    rensa::play::run(opts, &mut stdin.lock(), &mut stdout.lock(), &mut status)?;
+    Ok(())
 }
 
 fn bench(depth: i32) -> Result<()> {

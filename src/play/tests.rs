@@ -1,0 +1,78 @@
+use super::*;
+
+#[test]
+fn moves_parse_in_both_notations() {
+    assert_eq!(parse_move("7,7", 15), Some((7, 7)));
+    assert_eq!(parse_move(" 3 , 12 ", 15), Some((3, 12)));
+    assert_eq!(parse_move("h8", 15), Some((7, 7)));
+    assert_eq!(parse_move("H8", 15), Some((7, 7)));
+    assert_eq!(parse_move("A1", 30), Some((26, 0)));
+    assert_eq!(parse_move("-1,4", 15), Some((-1, 4)));
+    for bad in [
+        "",
+        "h",
+        "8",
+        "h8x",
+        "x,",
+        ",3",
+        "é4",
+        "h-2",
+        "99999999999999999999,1",
+    ] {
+        assert_eq!(parse_move(bad, 15), None, "{bad}");
+    }
+}
+
+#[test]
+fn splitmix_is_seeded() {
+    let a: Vec<u64> = {
+        let mut r = SplitMix64::new(7);
+        (0..3).map(|_| r.next_u64()).collect()
+    };
+    let mut r = SplitMix64::new(7);
+    assert_eq!(a, (0..3).map(|_| r.next_u64()).collect::<Vec<_>>());
+    assert_ne!(a[0], SplitMix64::new(8).next_u64());
+}
+
+#[test]
+fn the_board_has_coordinates_and_marks_the_last_move() {
+    let mut e = Engine::new();
+    e.new_game(6, 5, Rule::Freestyle);
+    e.play(0, 0).unwrap();
+    e.play(5, 4).unwrap();
+    let plain = draw_board(&e, false);
+    let lines: Vec<&str> = plain.lines().collect();
+    assert_eq!(lines.len(), 5 + 2);
+    assert_eq!(lines[0].split_whitespace().collect::<String>(), "abcdef");
+    assert_eq!(lines[0], lines[6]);
+    assert_eq!(
+        lines[1].split_whitespace().collect::<Vec<_>>(),
+        ["1", "X", ".", ".", ".", ".", ".", "1"]
+    );
+    assert!(lines[5].ends_with("[O] 5"), "{plain}");
+    assert!(!plain.contains('\x1b'));
+    let coloured = draw_board(&e, true);
+    assert!(coloured.contains("\x1b[1;31mX\x1b[0m") && coloured.contains("[\x1b[1;34mO"));
+}
+
+#[test]
+fn a_game_runs_in_memory() {
+    let opts = PlayOptions {
+        width: 7,
+        height: 7,
+        max_nodes: Some(500),
+        ..PlayOptions::default()
+    };
+    let (mut out, mut status) = (Vec::new(), Vec::new());
+    let outcome = run(opts, &mut &b"d4\nswap\nquit\n"[..], &mut out, &mut status).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(outcome, None);
+    assert!(text.contains("swapped: you play white (O)"), "{text}");
+    // d4, Rensa's answer, then Rensa again, for black, after the swap
+    let moves = text.rsplit("moves:").next().unwrap().trim();
+    assert_eq!(moves.split_whitespace().count(), 3, "{text}");
+    assert!(moves.starts_with("d4 "), "{moves}");
+    assert!(String::from_utf8(status)
+        .unwrap()
+        .contains("thinking: depth"));
+}
