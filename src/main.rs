@@ -287,20 +287,14 @@ struct LineSplitter {
     len: usize,
 }
 
-/// One line of input, as the splitter hands it over.
-enum Piece {
-    Line(String),
-    TooLong(usize),
-}
-
 impl LineSplitter {
-    fn feed(&mut self, bytes: &[u8], out: &mut Vec<Piece>) {
+    fn feed(&mut self, bytes: &[u8], out: &mut Vec<Input>) {
         for &b in bytes {
             if b == b'\n' || b == b'\r' {
                 if self.len > MAX_LINE {
-                    out.push(Piece::TooLong(self.len));
+                    out.push(Input::TooLong(self.len));
                 } else if !self.buf.is_empty() {
-                    out.push(Piece::Line(String::from_utf8_lossy(&self.buf).into_owned()));
+                    out.push(Input::Line(String::from_utf8_lossy(&self.buf).into_owned()));
                 }
                 self.buf.clear();
                 self.len = 0;
@@ -341,26 +335,19 @@ fn run_protocol() -> Result<()> {
                     };
                     // at the end of input the last line may lack its line break
                     split.feed(if n == 0 { b"\n" } else { &chunk[..n] }, &mut lines);
-                    for piece in lines.drain(..) {
+                    for input in lines.drain(..) {
                         line_no += 1;
-                        let line = match piece {
-                            Piece::Line(l) => l,
-                            Piece::TooLong(n) => {
-                                if tx.send(Input::TooLong(n)).is_err() {
-                                    return;
-                                }
-                                continue;
+                        if let Input::Line(line) = &input {
+                            let word = line.split_whitespace().next().unwrap_or("");
+                            if word.eq_ignore_ascii_case("END") {
+                                stop.request_end();
+                            } else if word.eq_ignore_ascii_case("STOP")
+                                || word.eq_ignore_ascii_case("YXSTOP")
+                            {
+                                stop.request_stop(line_no);
                             }
-                        };
-                        let word = line.split_whitespace().next().unwrap_or("");
-                        if word.eq_ignore_ascii_case("END") {
-                            stop.request_end();
-                        } else if word.eq_ignore_ascii_case("STOP")
-                            || word.eq_ignore_ascii_case("YXSTOP")
-                        {
-                            stop.request_stop(line_no);
                         }
-                        if tx.send(Input::Line(line)).is_err() {
+                        if tx.send(input).is_err() {
                             return;
                         }
                     }
@@ -413,8 +400,9 @@ mod tests {
         let mut long = Vec::new();
         for p in out {
             match p {
-                Piece::Line(l) => lines.push(l),
-                Piece::TooLong(n) => long.push(n),
+                Input::Line(l) => lines.push(l),
+                Input::TooLong(n) => long.push(n),
+                Input::Eof => unreachable!("the splitter never ends input"),
             }
         }
         (lines, long, kept)

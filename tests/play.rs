@@ -155,28 +155,29 @@ fn undo_takes_back_the_persons_move_and_the_answer() {
     assert_eq!(moves_line(&out), "", "{out}");
 }
 
+/// Plays `args` on a game file holding `moves`, then types `typed`; returns (exit ok, stdout).
+fn play_loaded(name: &str, args: &[&str], moves: &[(usize, usize)], typed: &str) -> (bool, String) {
+    let f = game_file(name, moves);
+    let r = play(args, format!("load {f}\n{typed}").as_bytes());
+    std::fs::remove_file(&f).ok();
+    r
+}
+
 #[test]
 fn renju_forbidden_points_are_refused_for_the_person() {
     // black 6,7 7,7 and 8,5 8,6: 8,7 makes two open threes
-    let f = game_file(
-        "renju",
-        &[
-            (6, 7),
-            (0, 0),
-            (7, 7),
-            (14, 0),
-            (8, 5),
-            (0, 14),
-            (8, 6),
-            (14, 14),
-        ],
-    );
-    let input = format!("load {f}\n8,7\ni8\nquit\n");
-    let (ok, out) = play(
-        &[&["--rule", "renju"][..], &FAST].concat(),
-        input.as_bytes(),
-    );
-    std::fs::remove_file(&f).ok();
+    let setup = [
+        (6, 7),
+        (0, 0),
+        (7, 7),
+        (14, 0),
+        (8, 5),
+        (0, 14),
+        (8, 6),
+        (14, 14),
+    ];
+    let renju = [&["--rule", "renju"][..], &FAST].concat();
+    let (ok, out) = play_loaded("renju", &renju, &setup, "8,7\ni8\nquit\n");
     assert!(ok);
     assert_eq!(
         out.matches("i8 (8,7) is forbidden for black under renju (double-three)")
@@ -186,47 +187,15 @@ fn renju_forbidden_points_are_refused_for_the_person() {
     );
     assert_eq!(moves_line(&out).split_whitespace().count(), 8, "{out}");
     // a loaded game in which black played it is lost by the foul
-    let f = game_file(
-        "foul",
-        &[
-            (6, 7),
-            (0, 0),
-            (7, 7),
-            (14, 0),
-            (8, 5),
-            (0, 14),
-            (8, 6),
-            (14, 14),
-            (8, 7),
-        ],
-    );
-    let input = format!("load {f}\nquit\n");
-    let (ok, out) = play(
-        &[&["--rule", "renju"][..], &FAST].concat(),
-        input.as_bytes(),
-    );
-    std::fs::remove_file(&f).ok();
+    let fouled = [&setup[..], &[(8, 7)]].concat();
+    let (ok, out) = play_loaded("foul", &renju, &fouled, "quit\n");
     assert!(ok);
     assert!(
         out.contains("black played a forbidden point: white wins (Rensa wins)."),
         "{out}"
     );
     // freestyle takes the same move
-    let f = game_file(
-        "free",
-        &[
-            (6, 7),
-            (0, 0),
-            (7, 7),
-            (14, 0),
-            (8, 5),
-            (0, 14),
-            (8, 6),
-            (14, 14),
-        ],
-    );
-    let (_, out) = play(&FAST, format!("load {f}\n8,7\nquit\n").as_bytes());
-    std::fs::remove_file(&f).ok();
+    let (_, out) = play_loaded("free", &FAST, &setup, "8,7\nquit\n");
     assert!(!out.contains("forbidden"), "{out}");
     assert_eq!(moves_line(&out).split_whitespace().count(), 10, "{out}");
 }

@@ -64,14 +64,18 @@ impl Gui {
     }
 
     fn moves(&mut self, bytes: &str) -> Vec<Option<(i64, i64)>> {
-        self.send(bytes)
-            .into_iter()
-            .filter_map(|s| match s {
-                Seen::Move(m) => Some(m),
-                Seen::Other(_) => None,
-            })
-            .collect()
+        moves_in(&self.send(bytes))
     }
+}
+
+/// The lines Yixin-Board took as moves.
+fn moves_in(seen: &[Seen]) -> Vec<Option<(i64, i64)>> {
+    seen.iter()
+        .filter_map(|s| match s {
+            Seen::Move(m) => Some(*m),
+            Seen::Other(_) => None,
+        })
+        .collect()
 }
 
 /// `init_engine()` and `set_level()` for a node level, then `set_rule()`: start-up as sent.
@@ -154,13 +158,7 @@ fn rectangular_boards_keep_yixins_row_col_order() {
         (5, 9),
     ];
     let seen = g.send(&think_block(15, 20, &stones));
-    let moves: Vec<_> = seen
-        .iter()
-        .filter_map(|s| match s {
-            Seen::Move(m) => Some(*m),
-            _ => None,
-        })
-        .collect();
+    let moves = moves_in(&seen);
     assert_eq!(moves.len(), 1, "{seen:?}");
     let m = moves[0].expect("a move");
     assert!(m == (19, 9) || m == (19, 14), "{m:?} ({seen:?})");

@@ -256,6 +256,7 @@ impl Worker<'_> {
         let mut tried = [Pos::NONE; MAX_MALUS_MOVES];
         let mut tried_n = 0;
         let futile = !n.pv && !n.threatened && depth <= 3 && n.static_eval + 150 * depth <= alpha;
+        let move_count = move_count_limit(depth, n.improving);
         let mut i = 0;
         loop {
             if i == moves.len() {
@@ -280,10 +281,7 @@ impl Worker<'_> {
                 // Move-count pruning: once a move that does not lose is in hand, moves this
                 // late in the order are skipped unless they make a four; fewer when not
                 // improving (+31, -4..+67, at 100 ms a move).
-                if ply > 0
-                    && i >= move_count_limit(depth, n.improving)
-                    && self.board.threat(me, mv) < Threat::Block4
-                {
+                if ply > 0 && i >= move_count && self.board.threat(me, mv) < Threat::Block4 {
                     continue;
                 }
                 // Late quiet moves near the leaves almost never matter.

@@ -64,10 +64,15 @@ impl Searcher {
     pub fn set_tt_limit(&mut self, bytes: usize) {
         self.tt_limit = bytes;
         if self.tt.size_bytes() > bytes {
-            // drop the old table first: both together may not fit
-            self.tt = TranspositionTable::new(0);
-            self.tt = TranspositionTable::new(bytes);
+            self.rebuild_tt(bytes);
         }
+    }
+
+    /// A new, empty table of at most `bytes`. The old one goes first: both together may not
+    /// fit in the memory limit.
+    fn rebuild_tt(&mut self, bytes: usize) {
+        self.tt = TranspositionTable::new(0);
+        self.tt = TranspositionTable::new(bytes);
     }
 
     /// Builds the table at its full size now, so a timed search does not pay for it (the
@@ -98,8 +103,7 @@ impl Searcher {
             return;
         }
         let t0 = Instant::now();
-        self.tt = TranspositionTable::new(0);
-        self.tt = TranspositionTable::new(target);
+        self.rebuild_tt(target);
         let us = t0.elapsed().as_micros().max(1) as u64;
         let bytes = self.tt.size_bytes() as u64;
         // time only tables large enough to time; a slow host slows the next growth
