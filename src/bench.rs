@@ -4,7 +4,7 @@
 
 use crate::board::{Board, Pos};
 use crate::rules::Rule;
-use crate::search::{Limits, Searcher};
+use crate::search::{Limits, SearchControl, Searcher};
 use std::time::Instant;
 
 /// Depth searched by default.
@@ -110,7 +110,7 @@ pub fn run(depth: i32) -> (Vec<BenchLine>, u64, u64, u64) {
     let mut searcher = Searcher::new(TT_BYTES);
     // the table's memory is mapped before the clock starts
     searcher.reserve_tt();
-    let stop = || false;
+    let control = SearchControl::default();
     let mut lines = Vec::new();
     // FNV-1a over each position's node count, best move and score
     let mut sig: u64 = 0xcbf2_9ce4_8422_2325;
@@ -132,7 +132,7 @@ pub fn run(depth: i32) -> (Vec<BenchLine>, u64, u64, u64) {
             ..Limits::default()
         };
         let t = Instant::now();
-        let r = searcher.think(&b, &limits, &stop, &mut |_| {});
+        let r = searcher.think(&b, &limits, &control, &mut |_| {});
         let ms = t.elapsed().as_millis() as u64;
         mix(r.nodes);
         mix(r.best.map_or(0, |p| p.index() as u64));

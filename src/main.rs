@@ -7,11 +7,10 @@ use rensa::board::Color;
 use rensa::engine::Engine;
 use rensa::eval::score_text;
 use rensa::play::PlayOptions;
-use rensa::protocol::{Flow, Session};
+use rensa::protocol::{Event, Session};
 use rensa::rules::Rule;
 use rensa::solve::SolveRule;
 use std::io::{Read, Write};
-use std::sync::mpsc;
 
 const HELP: &str = "\
 pbrain-rensa - the Rensa gomoku engine
@@ -273,7 +272,6 @@ enum Input {
     Line(String),
     /// A line longer than [`MAX_LINE`]: only its length was kept.
     TooLong(usize),
-    Eof,
 }
 
 /// The longest line kept. The longest real command (a BOARD line, an INFO folder path) is
@@ -311,72 +309,47 @@ impl LineSplitter {
 }
 
 fn run_protocol() -> Result<()> {
-    let engine = Engine::new();
-    let stop = engine.stop_handle();
-    let (tx, rx) = mpsc::channel::<Input>();
-    // The reader thread keeps END, STOP and YXSTOP working while the search runs.
-    {
-        std::thread::Builder::new()
-            .name("stdin".into())
-            .spawn(move || {
-                let mut stdin = std::io::stdin().lock();
-                let mut chunk = [0u8; 4096];
-                let mut split = LineSplitter {
-                    buf: Vec::new(),
-                    len: 0,
+    let stdout = std::io::stdout();
+    let mut session = Session::new(Engine::new(), stdout.lock());
+    let tx = session.sender();
+    // The reader thread hands over every line at once: the session serves STOP and END
+    // while the engine's thread searches, and pondering needs the opponent's move at once.
+    std::thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || {
+            let mut stdin = std::io::stdin().lock();
+            let mut chunk = [0u8; 4096];
+            let mut split = LineSplitter {
+                buf: Vec::new(),
+                len: 0,
+            };
+            let mut lines = Vec::new();
+            loop {
+                let n = match stdin.read(&mut chunk) {
+                    Ok(0) | Err(_) => 0,
+                    Ok(n) => n,
                 };
-                let mut lines = Vec::new();
-                // numbered as the session will count them, for the stop signal
-                let mut line_no = 0u64;
-                loop {
-                    let n = match stdin.read(&mut chunk) {
-                        Ok(0) | Err(_) => 0,
-                        Ok(n) => n,
+                // at the end of input the last line may lack its line break
+                split.feed(if n == 0 { b"\n" } else { &chunk[..n] }, &mut lines);
+                for input in lines.drain(..) {
+                    let ev = match input {
+                        Input::Line(l) => Event::Line(l),
+                        Input::TooLong(n) => Event::Overlong(n),
                     };
-                    // at the end of input the last line may lack its line break
-                    split.feed(if n == 0 { b"\n" } else { &chunk[..n] }, &mut lines);
-                    for input in lines.drain(..) {
-                        line_no += 1;
-                        if let Input::Line(line) = &input {
-                            let word = line.split_whitespace().next().unwrap_or("");
-                            if word.eq_ignore_ascii_case("END") {
-                                stop.request_end();
-                            } else if word.eq_ignore_ascii_case("STOP")
-                                || word.eq_ignore_ascii_case("YXSTOP")
-                            {
-                                stop.request_stop(line_no);
-                            }
-                        }
-                        if tx.send(input).is_err() {
-                            return;
-                        }
-                    }
-                    if n == 0 {
-                        // End of input: what was read still gets done, then we exit.
-                        let _ = tx.send(Input::Eof);
+                    if tx.send(ev).is_err() {
                         return;
                     }
                 }
-            })
-            .context("starting the input thread")?;
-    }
-    let stdout = std::io::stdout();
-    let mut session = Session::new(engine, stdout.lock());
-    for input in rx {
-        match input {
-            Input::Line(line) => {
-                if session.handle_line(&line) == Flow::Quit {
-                    break;
+                if n == 0 {
+                    // End of input: what was read still gets done, then we exit.
+                    let _ = tx.send(Event::Closed);
+                    return;
                 }
             }
-            Input::TooLong(n) => {
-                if session.handle_overlong_line(n) == Flow::Quit {
-                    break;
-                }
-            }
-            Input::Eof => break,
-        }
-    }
+        })
+        .context("starting the input thread")?;
+    session.run();
+    drop(session);
     let _ = std::io::stdout().flush();
     Ok(())
 }
@@ -402,7 +375,6 @@ mod tests {
             match p {
                 Input::Line(l) => lines.push(l),
                 Input::TooLong(n) => long.push(n),
-                Input::Eof => unreachable!("the splitter never ends input"),
             }
         }
         (lines, long, kept)

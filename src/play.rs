@@ -4,11 +4,10 @@
 //! any [`Write`], so tests drive whole games through pipes or in memory.
 
 use crate::board::{Color, Pos};
+use crate::engine::{Clock, SearchResult};
 use crate::engine::{Engine, MoveError, ThinkLimits};
 use crate::eval::{is_mate_score, score_text, Score};
 use crate::rules::Rule;
-use crate::search::time::Clock;
-use crate::search::SearchResult;
 use std::io::{BufRead, Write};
 
 /// How a game is set up.
@@ -307,16 +306,17 @@ impl<'a> Game<'a> {
         }
     }
 
-    fn limits(&self) -> crate::search::Limits {
-        self.engine.limits(&ThinkLimits {
+    fn limits(&self) -> ThinkLimits {
+        ThinkLimits {
             clock: Clock {
                 turn_ms: self.opts.turn_ms,
                 match_ms: 0,
                 left_ms: None,
+                increment_ms: 0,
             },
             max_depth: None,
             max_nodes: self.opts.max_nodes,
-        })
+        }
     }
 
     /// Searches the position, showing the depth reached on the status stream.

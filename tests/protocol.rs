@@ -1080,7 +1080,7 @@ fn unknown_commands_answer_unknown() {
     for c in [
         "FOO",
         "SUGGEST 7,7",
-        "YXNBEST 3",
+        "YXSOOSORVSTEP1",
         "HELLO world",
         "BEGINX",
         "RESTARTS",

@@ -15,7 +15,7 @@
 
 use rensa::board::{Board, Color, Pos};
 use rensa::rules::Rule;
-use rensa::search::{Limits, Searcher};
+use rensa::search::{Limits, SearchControl, Searcher};
 
 const DATA: &str = include_str!("data/tactics.txt");
 /// Forced wins by VCT (threes and fours) and single defences against the opponent's VCT,
@@ -135,7 +135,7 @@ fn tactics_suite() {
                 nodes: Some(nodes),
                 ..Limits::default()
             };
-            let r = searcher.think(&b, &limits, &|| false, &mut |_| {});
+            let r = searcher.think(&b, &limits, &SearchControl::default(), &mut |_| {});
             ok[k] = r.best.is_some_and(|p| c.answers.contains(&(p.x(), p.y())));
             if ok[k] {
                 solved[k] += 1;

@@ -105,7 +105,11 @@ fn startup_sends_nothing_that_reads_as_a_move() {
     let mut g = Gui::new();
     let seen = g.send(&startup(15, 15, 0));
     assert!(seen.iter().all(|s| matches!(s, Seen::Other(_))), "{seen:?}");
-    assert!(seen.contains(&Seen::Other("MESSAGE INFO MAX_THREAD_NUM 1".into())));
+    let threads = format!(
+        "MESSAGE INFO MAX_THREAD_NUM {}",
+        rensa::engine::Engine::max_threads()
+    );
+    assert!(seen.contains(&Seen::Other(threads)), "{seen:?}");
     assert!(seen
         .iter()
         .any(|s| matches!(s, Seen::Other(l) if l.starts_with("MESSAGE INFO MAX_HASH_SIZE "))));

@@ -2,15 +2,16 @@
 //! lines of text into engine calls and engine answers into replies. See `protocol.md`.
 
 pub mod parse;
+mod think;
 
 use crate::board::Pos;
-use crate::engine::{Engine, Owner, Swap2Answer, ThinkLimits};
-use crate::eval::score_text;
+use crate::engine::{Clock, Engine, Owner, Report, ThinkLimits};
 use crate::rules::Rule;
-use crate::search::time::Clock;
-use crate::search::SearchResult;
 use parse::{parse, parse_int, parse_pair, parse_triple, Command};
+use std::collections::VecDeque;
 use std::io::Write;
+use std::sync::mpsc::{channel, Receiver, Sender};
+use think::Thinking;
 
 pub const ABOUT: &str = concat!(
     "name=\"Rensa\", version=\"",
@@ -22,6 +23,18 @@ pub const ABOUT: &str = concat!(
 
 /// Turn time assumed until the manager sends `INFO timeout_turn`.
 const DEFAULT_TURN_MS: u64 = 5000;
+
+/// What a session hears: input from the manager and reports of the engine's searches.
+#[derive(Debug)]
+pub enum Event {
+    Line(String),
+    /// A line too long to keep, of this many bytes.
+    Overlong(usize),
+    /// The input ended: finish what is running, then quit.
+    Closed,
+    /// A report of the engine's job with this number.
+    Search(u64, Report),
+}
 
 /// Whether the session goes on after a line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,13 +85,26 @@ pub struct Session<W: Write> {
     /// `INFO show_detail` with its realtime bit: Yixin-Board's `MESSAGE REALTIME` lines.
     realtime: bool,
     block: Option<Block>,
-    /// Lines handled so far: the number of the current request for the engine's stop signal
-    /// (the input thread counts the same lines).
-    line_no: u64,
+    /// Where input and the engine's reports arrive, and the sending end for both.
+    events: Receiver<Event>,
+    sender: Sender<Event>,
+    /// What the engine's running job is for, if one runs.
+    thinking: Option<Thinking>,
+    /// Input read while the engine thinks, handled once it has answered.
+    pending: VecDeque<Event>,
+    /// `INFO pondering 1`: think on the opponent's time.
+    ponder: bool,
+    /// The input has ended: quit once idle.
+    closing: bool,
+    /// The number of the latest job started: reports of older ones are dropped.
+    job: u64,
+    /// The answer of a ponder search that ended before the opponent moved.
+    ponder_answer: Option<crate::engine::SearchResult>,
 }
 
 impl<W: Write> Session<W> {
     pub fn new(engine: Engine, out: W) -> Session<W> {
+        let (sender, events) = channel();
         Session {
             engine,
             out,
@@ -88,14 +114,85 @@ impl<W: Write> Session<W> {
                 turn_ms: DEFAULT_TURN_MS,
                 match_ms: 0,
                 left_ms: None,
+                increment_ms: 0,
             },
             max_depth: None,
             max_nodes: None,
             yixin: false,
             realtime: false,
             block: None,
-            line_no: 0,
+            events,
+            sender,
+            thinking: None,
+            pending: VecDeque::new(),
+            ponder: false,
+            closing: false,
+            job: 0,
+            ponder_answer: None,
         }
+    }
+
+    /// Where the input side sends what it reads (see [`Session::run`]).
+    pub fn sender(&self) -> Sender<Event> {
+        self.sender.clone()
+    }
+
+    /// Serves events until END, the end of input or a closed output.
+    pub fn run(&mut self) {
+        while let Ok(ev) = self.events.recv() {
+            if self.dispatch(ev) == Flow::Quit {
+                return;
+            }
+        }
+    }
+
+    /// Handles one event: input is served at once while nothing is thinking (STOP and END
+    /// always at once), else queued until the answer is out.
+    pub fn dispatch(&mut self, ev: Event) -> Flow {
+        match ev {
+            Event::Search(id, r) => self.report(id, r),
+            Event::Closed => {
+                self.closing = true;
+                self.idle_flow()
+            }
+            input => {
+                if self.thinking.is_some() {
+                    return self.input_while_thinking(input);
+                }
+                self.input(input)
+            }
+        }
+    }
+
+    /// Quit when the input has ended and nothing is left to do.
+    fn idle_flow(&self) -> Flow {
+        if self.closing && self.thinking.is_none() && self.pending.is_empty() {
+            Flow::Quit
+        } else {
+            Flow::Continue
+        }
+    }
+
+    fn input(&mut self, ev: Event) -> Flow {
+        match ev {
+            Event::Line(l) => self.line(&l),
+            Event::Overlong(n) => self.overlong_line(n),
+            _ => Flow::Continue,
+        }
+    }
+
+    /// Waits for the engine's answer, if it is thinking (not pondering), and handles what
+    /// was queued behind it.
+    fn settle(&mut self) -> Flow {
+        while self.thinking.as_ref().is_some_and(|t| !t.is_ponder()) {
+            let Ok(ev) = self.events.recv() else {
+                return Flow::Quit;
+            };
+            if self.dispatch(ev) == Flow::Quit {
+                return Flow::Quit;
+            }
+        }
+        Flow::Continue
     }
 
     pub fn engine(&self) -> &Engine {
@@ -129,11 +226,25 @@ impl<W: Write> Session<W> {
         self.reply(&format!("ERROR {why}"))
     }
 
-    /// Handles one input line (non-empty lines only: they are what the stop signal counts).
+    /// Handles one input line and waits for any answer it asks for (tests, scripts).
     pub fn handle_line(&mut self, line: &str) -> Flow {
+        if self.dispatch(Event::Line(line.to_string())) == Flow::Quit {
+            return Flow::Quit;
+        }
+        self.settle()
+    }
+
+    /// A line too long to keep (the input side dropped it, counting `len` bytes), handled as
+    /// [`Session::handle_line`] does.
+    pub fn handle_overlong_line(&mut self, len: usize) -> Flow {
+        if self.dispatch(Event::Overlong(len)) == Flow::Quit {
+            return Flow::Quit;
+        }
+        self.settle()
+    }
+
+    fn line(&mut self, line: &str) -> Flow {
         log::trace!("< {line}");
-        self.line_no += 1;
-        self.engine.set_request(self.line_no);
         if self.block.is_some() {
             return self.block_line(line);
         }
@@ -144,11 +255,8 @@ impl<W: Write> Session<W> {
         }
     }
 
-    /// A line too long to keep (the input side dropped it, counting `len` bytes): one
-    /// bounded ERROR, or the block it was part of fails.
-    pub fn handle_overlong_line(&mut self, len: usize) -> Flow {
-        self.line_no += 1;
-        self.engine.set_request(self.line_no);
+    /// A line too long to keep: one bounded ERROR, or the block it was part of fails.
+    fn overlong_line(&mut self, len: usize) -> Flow {
         let why = format!("line of {len} bytes is too long, ignored");
         match self.block.as_mut() {
             Some(block) => {
@@ -227,16 +335,37 @@ impl<W: Write> Session<W> {
                 if !self.started {
                     return self.error("no board yet: send START first");
                 }
-                self.think_and_reply()
+                self.think(Thinking::Move)
             }
             Command::Turn(x, y) => {
                 if !self.started {
                     return self.error("no board yet: send START first");
                 }
                 match self.engine.play(x, y) {
-                    Ok(_) => self.think_and_reply(),
+                    Ok(_) => self.think(Thinking::Move),
                     Err(e) => self.error(e),
                 }
+            }
+            Command::YxNBest(n) => {
+                if !self.started {
+                    return self.error("no board yet: send START first");
+                }
+                if !(1..=64).contains(&n) {
+                    return self.error(format!("YXNBEST takes 1 to 64 moves, got {n}"));
+                }
+                self.think(Thinking::NBest(n as usize))
+            }
+            Command::YxBalance(n, bias) => {
+                if !self.started {
+                    return self.error("no board yet: send START first");
+                }
+                self.think(Thinking::Balance(n, bias.clamp(-5000, 5000) as i32))
+            }
+            Command::YxSwap2Step(step) => {
+                if !self.started {
+                    return self.error("no board yet: send START first");
+                }
+                self.yx_swap2(step)
             }
             Command::Board => self.open_block(BlockKind::Board),
             Command::YxBoard => self.open_block(BlockKind::YxBoard),
@@ -280,7 +409,7 @@ impl<W: Write> Session<W> {
                     }
                 }
             }
-            // Nothing is running: nothing to stop.
+            // Nothing is thinking: nothing to stop (a ponder search just goes on).
             Command::Stop => Flow::Continue,
             Command::YxShowForbid => {
                 let pts: String = self
@@ -293,7 +422,8 @@ impl<W: Write> Session<W> {
             }
             Command::YxShowInfo => {
                 self.yixin = true;
-                if self.reply("MESSAGE INFO MAX_THREAD_NUM 1") == Flow::Quit {
+                let max = format!("MESSAGE INFO MAX_THREAD_NUM {}", Engine::max_threads());
+                if self.reply(&max) == Flow::Quit {
                     return Flow::Quit;
                 }
                 // log2 of the largest table in KiB
@@ -371,27 +501,20 @@ impl<W: Write> Session<W> {
                     return self.error(e);
                 }
                 if block.kind == BlockKind::Board {
-                    self.think_and_reply()
+                    self.think(Thinking::Move)
                 } else {
                     Flow::Continue
                 }
             }
             BlockKind::Swap2 => {
                 let stones: Vec<(i64, i64)> = block.stones.iter().map(|s| (s.0, s.1)).collect();
-                let t = self.think_limits();
-                match self.engine.swap2(&stones, &t) {
-                    Err(_) => self.error(format!(
+                if self.engine.check_swap2(&stones).is_err() {
+                    return self.error(format!(
                         "SWAP2BOARD needs 0, 3 or 5 distinct stones on the board, got {}",
                         stones.len()
-                    )),
-                    Ok(_) if self.engine.stop_handle().ended() => Flow::Quit,
-                    Ok(Swap2Answer::Swap) => self.reply("SWAP"),
-                    Ok(Swap2Answer::Move(p)) => self.reply(&coords(p)),
-                    Ok(Swap2Answer::Opening(ps)) => {
-                        let s: Vec<String> = ps.iter().map(|&p| coords(p)).collect();
-                        self.reply(&s.join(" "))
-                    }
+                    ));
                 }
+                self.think(Thinking::Swap2)
             }
         }
     }
@@ -442,11 +565,22 @@ impl<W: Write> Session<W> {
                     self.max_nodes = (v > 0).then_some(v as u64);
                 }
                 "show_detail" => self.realtime = int("show_detail")? & 1 != 0,
+                "thread_num" => {
+                    let n = count("thread_num")?;
+                    // more threads than the machine has only share its cores
+                    self.engine.set_threads(n.clamp(1, 64) as usize);
+                }
+                "pondering" => self.ponder = int("pondering")? != 0,
+                "time_increment" => self.clock.increment_ms = count("time_increment")?,
+                "start_depth" | "nbestsym" => {
+                    // accepted: every search starts at depth 1, N-best is not symmetric
+                    int(key)?;
+                }
                 "game_type" => {
                     int("game_type")?;
                 }
                 "" => return Err("no key".into()),
-                // folder, evaluate, thread_num and any other key: ignored
+                // folder, evaluate and any other key: ignored
                 _ => {}
             }
             Ok(())
@@ -470,79 +604,15 @@ impl<W: Write> Session<W> {
             max_nodes: self.max_nodes,
         }
     }
-
-    fn think_and_reply(&mut self) -> Flow {
-        let limits = self.engine.limits(&self.think_limits());
-        let out = &mut self.out;
-        let realtime = self.realtime;
-        let r = self.engine.think(&limits, &mut |it| {
-            // one line per finished iteration, as GUIs and client libraries stream them
-            let line = format!(
-                "depth {}-{} ev {} nodes {} nps {} time {} pv {}",
-                it.depth,
-                it.seldepth,
-                score_text(it.score),
-                it.nodes,
-                it.nodes * 1000 / it.elapsed_ms.max(1),
-                it.elapsed_ms,
-                pv_text(&it.pv)
-            );
-            log::debug!("{line}");
-            let mut text = format!("MESSAGE {line}\n");
-            if realtime {
-                if let Some(&best) = it.pv.first() {
-                    // Yixin-Board draws these; it reads the value as a plain number
-                    text += &format!(
-                        "MESSAGE REALTIME BEST {}\nMESSAGE REALTIME VAL {}\nMESSAGE REALTIME PV {}\n",
-                        coords(best),
-                        it.score,
-                        pv_text(&it.pv)
-                    );
-                }
-            }
-            // a failed write shows again at the move's reply
-            let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
-        });
-        if self.engine.stop_handle().ended() {
-            return Flow::Quit;
-        }
-        match r.best {
-            None => self.error("no legal move"),
-            Some(p) => {
-                self.engine.commit(p);
-                let msg = summary(&r);
-                log::info!("{msg}");
-                if self.reply(&format!("MESSAGE {msg}")) == Flow::Quit {
-                    return Flow::Quit;
-                }
-                self.reply(&coords(p))
-            }
-        }
-    }
 }
 
-fn coords(p: Pos) -> String {
+pub(crate) fn coords(p: Pos) -> String {
     format!("{},{}", p.x(), p.y())
 }
 
-fn pv_text(pv: &[Pos]) -> String {
+pub(crate) fn pv_text(pv: &[Pos]) -> String {
     pv.iter()
         .map(|p| p.to_string())
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// The one-line search summary sent as a MESSAGE before each move.
-fn summary(r: &SearchResult) -> String {
-    let nps = r.nodes * 1000 / r.elapsed_ms.max(1);
-    format!(
-        "depth {}-{} ev {} nodes {} nps {} time {} pv {}",
-        r.depth,
-        r.seldepth,
-        score_text(r.score),
-        r.nodes,
-        nps,
-        r.elapsed_ms,
-        pv_text(&r.pv)
-    )
 }

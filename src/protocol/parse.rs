@@ -36,6 +36,13 @@ pub enum Command {
     YxBlockUndo,
     /// `YXBLOCKRESET`: every cell allowed again.
     YxBlockReset,
+    /// `YXNBEST N`: the N best moves, then the best played.
+    YxNBest(i64),
+    /// `YXBALANCEONE B` (1) / `YXBALANCETWO B` (2): stones that leave the position even,
+    /// within the bias B.
+    YxBalance(usize, i64),
+    /// `YXSWAP2STEP1..3`: Yixin-Board's own Swap2 steps.
+    YxSwap2Step(u8),
     /// A command we do not know: its name.
     Unknown(String),
 }
@@ -112,6 +119,23 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
         "YXBLOCK" => no_args(Command::YxBlock),
         "YXBLOCKUNDO" => no_args(Command::YxBlockUndo),
         "YXBLOCKRESET" => no_args(Command::YxBlockReset),
+        "YXNBEST" => Ok(Some(Command::YxNBest(if rest.is_empty() {
+            2
+        } else {
+            parse_int(rest, "YXNBEST count")?
+        }))),
+        "YXBALANCEONE" | "YXBALANCETWO" => {
+            let n = if name == "YXBALANCEONE" { 1 } else { 2 };
+            let bias = if rest.is_empty() {
+                0
+            } else {
+                parse_int(rest, "bias")?
+            };
+            Ok(Some(Command::YxBalance(n, bias)))
+        }
+        "YXSWAP2STEP1" => no_args(Command::YxSwap2Step(1)),
+        "YXSWAP2STEP2" => no_args(Command::YxSwap2Step(2)),
+        "YXSWAP2STEP3" => no_args(Command::YxSwap2Step(3)),
         _ => Ok(Some(Command::Unknown(word.to_string()))),
     }
 }
@@ -176,6 +200,14 @@ mod tests {
         assert_eq!(parse("TURN 3, 4"), Ok(Some(Command::Turn(3, 4))));
         assert_eq!(parse("  board "), Ok(Some(Command::Board)));
         assert_eq!(parse("yxstop"), Ok(Some(Command::Stop)));
+        assert_eq!(parse("yxnbest 3"), Ok(Some(Command::YxNBest(3))));
+        assert_eq!(parse("yxnbest"), Ok(Some(Command::YxNBest(2))));
+        assert_eq!(
+            parse("yxbalancetwo -20"),
+            Ok(Some(Command::YxBalance(2, -20)))
+        );
+        assert_eq!(parse("yxswap2step2"), Ok(Some(Command::YxSwap2Step(2))));
+        assert!(parse("yxnbest x").is_err());
         assert_eq!(parse(""), Ok(None));
     }
 

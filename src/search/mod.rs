@@ -16,7 +16,9 @@ use crate::board::{Board, Color, Pos, DIR_OFFSETS};
 use crate::eval::{self, is_mate_score, mate_in, mated_in, Score};
 use crate::pattern::{Pattern, Threat};
 use crate::rules::Rule;
-pub use searcher::Searcher;
+pub use searcher::{Searcher, MAX_THREADS, THREAD_BYTES};
+use searcher::{Shared, ThreadTables};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 use tt::TranspositionTable;
 
@@ -74,6 +76,63 @@ pub struct Limits {
     pub hard_ms: Option<u64>,
 }
 
+/// How a running search is steered from another thread: stopped, or given its time limits
+/// late (a ponder search runs without any until the opponent plays the expected move).
+#[derive(Debug)]
+pub struct SearchControl {
+    stop: AtomicBool,
+    /// Bumped whenever the limits below change, so the search re-reads them.
+    version: AtomicU64,
+    /// Milliseconds from the search's start; `u64::MAX` = none.
+    soft_ms: AtomicU64,
+    hard_ms: AtomicU64,
+    /// Nodes searched by the helper threads so far (Lazy SMP), for the reports.
+    helper_nodes: AtomicU64,
+}
+
+impl Default for SearchControl {
+    fn default() -> Self {
+        SearchControl {
+            stop: AtomicBool::new(false),
+            version: AtomicU64::new(0),
+            soft_ms: AtomicU64::new(u64::MAX),
+            hard_ms: AtomicU64::new(u64::MAX),
+            helper_nodes: AtomicU64::new(0),
+        }
+    }
+}
+
+impl SearchControl {
+    /// The search ends as soon as it notices (within a few hundred nodes); its answer is
+    /// the best move of the iterations it finished.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// New time limits, in milliseconds from the search's start: they replace the ones it
+    /// started with.
+    pub fn set_time(&self, soft_ms: u64, hard_ms: u64) {
+        self.soft_ms.store(soft_ms, Ordering::SeqCst);
+        self.hard_ms.store(hard_ms, Ordering::SeqCst);
+        self.version.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// The limits of [`SearchControl::set_time`] when they changed since `seen`.
+    fn time_update(&self, seen: &mut u64) -> Option<(Option<u64>, Option<u64>)> {
+        let v = self.version.load(Ordering::SeqCst);
+        if v == *seen {
+            return None;
+        }
+        *seen = v;
+        let get = |a: &AtomicU64| Some(a.load(Ordering::SeqCst)).filter(|&t| t != u64::MAX);
+        Some((get(&self.soft_ms), get(&self.hard_ms)))
+    }
+}
+
 /// One finished iteration, reported as it happens.
 #[derive(Clone, Debug)]
 pub struct Iteration {
@@ -119,13 +178,22 @@ fn reduction_table(rule: Rule) -> Box<[[i32; 64]; 64]> {
 
 struct Worker<'a> {
     board: Board,
-    tt: &'a mut TranspositionTable,
+    tt: &'a TranspositionTable,
     history: &'a mut [[i32; 2]],
     vcf_cache: &'a mut [u64],
     vct_cache: &'a mut [u64],
     limits: Limits,
-    /// Polled with the clock: true when the search must end now.
-    stop: &'a dyn Fn() -> bool,
+    /// Polled with the clock: the stop flag and late time limits.
+    control: &'a SearchControl,
+    /// The version of `control`'s time limits this worker has read.
+    time_version: u64,
+    /// The helper threads' control, on the main thread of a multi-threaded search: it
+    /// stops them and counts their nodes.
+    helpers: Option<&'a SearchControl>,
+    /// 0 on the main thread, 1.. on the helpers of a Lazy SMP search.
+    thread: usize,
+    /// A helper's nodes already added to its control's count.
+    reported_nodes: u64,
     start: Instant,
     nodes: u64,
     /// Node count at which the clock and the stop flag are read next.
@@ -183,6 +251,45 @@ struct Scored {
     score: i32,
 }
 
+impl<'a> Worker<'a> {
+    /// A worker for one search thread from `board`.
+    fn new(
+        board: &Board,
+        limits: &Limits,
+        tables: &'a mut ThreadTables,
+        shared: Shared<'a>,
+        thread: usize,
+    ) -> Worker<'a> {
+        Worker {
+            board: board.clone(),
+            tt: shared.tt,
+            history: &mut tables.history,
+            vcf_cache: &mut tables.vcf_cache,
+            vct_cache: &mut tables.vct_cache,
+            limits: *limits,
+            control: shared.control,
+            time_version: 0,
+            helpers: shared.helpers,
+            thread,
+            reported_nodes: 0,
+            start: shared.start,
+            nodes: 0,
+            next_check: 0,
+            seldepth: 0,
+            aborted: false,
+            killers: [[Pos::NONE; 2]; MAX_PLY + 1],
+            pv: vec![[Pos::NONE; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            caro: matches!(board.rule(), Rule::Caro | Rule::CaroExact),
+            move_buf: Vec::new(),
+            root_moves: Vec::new(),
+            excluded: shared.excluded.to_vec(),
+            reductions: reduction_table(board.rule()),
+            evals: [NO_EVAL; MAX_PLY + 2],
+        }
+    }
+}
+
 impl Worker<'_> {
     fn elapsed_ms(&self) -> u64 {
         self.start.elapsed().as_millis() as u64
@@ -197,8 +304,12 @@ impl Worker<'_> {
             return true;
         }
         if self.nodes >= self.next_check {
+            if self.thread > 0 {
+                self.report_helper_nodes();
+            }
             self.next_check = self.nodes + 256;
-            if (self.stop)() {
+            self.sync_time();
+            if self.control.stopped() {
                 self.aborted = true;
             } else if let Some(h) = self.limits.hard_ms {
                 if self.elapsed_ms() >= h {
@@ -212,6 +323,29 @@ impl Worker<'_> {
             }
         }
         self.aborted
+    }
+
+    /// Takes in time limits set on the control since the last look.
+    fn sync_time(&mut self) {
+        if let Some((soft, hard)) = self.control.time_update(&mut self.time_version) {
+            self.limits.soft_ms = soft;
+            self.limits.hard_ms = hard;
+        }
+    }
+
+    /// Adds a helper's nodes since its last report to the count its control keeps.
+    fn report_helper_nodes(&mut self) {
+        let n = self.nodes - self.reported_nodes;
+        self.reported_nodes = self.nodes;
+        self.control.helper_nodes.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// Nodes searched by every thread of this search.
+    fn total_nodes(&self) -> u64 {
+        self.nodes
+            + self
+                .helpers
+                .map_or(0, |h| h.helper_nodes.load(Ordering::Relaxed))
     }
 
     /// Whether the side to move may play `p`, and with which class (renju black's class is
@@ -383,3 +517,18 @@ impl Worker<'_> {
 
 #[cfg(test)]
 mod tests;
+
+/// The `n` best-ordered legal moves of `board`'s side to move (threats first), without a
+/// search: candidates for the engine's opening tools.
+pub fn ranked_moves(board: &Board, n: usize) -> Vec<Pos> {
+    let mut searcher = Searcher::new(0);
+    let control = SearchControl::default();
+    let limits = Limits::default();
+    searcher.with_worker(board, &limits, &control, |w| {
+        w.ordered_moves(0, Pos::NONE, Focus::All)
+            .iter()
+            .take(n)
+            .map(|m| m.mv)
+            .collect()
+    })
+}

@@ -35,7 +35,13 @@ impl Worker<'_> {
     }
 
     /// The root: immediate wins and forced blocks, a VCF probe, then iterative deepening.
-    pub(super) fn root(&mut self, on_iteration: &mut dyn FnMut(&Iteration)) -> SearchResult {
+    /// `start_helpers` is called once the root moves are known, just before iterative
+    /// deepening (not when the root alone decides the move).
+    pub(super) fn root(
+        &mut self,
+        on_iteration: &mut dyn FnMut(&Iteration),
+        start_helpers: &mut dyn FnMut(&Self),
+    ) -> SearchResult {
         let me = self.board.side();
         let opp = me.opponent();
         let mut result = SearchResult {
@@ -62,7 +68,7 @@ impl Worker<'_> {
         result.best = Some(first);
         result.pv = vec![first];
         let finish = |w: &Worker, mut r: SearchResult| {
-            r.nodes = w.nodes;
+            r.nodes = w.total_nodes();
             r.elapsed_ms = w.elapsed_ms();
             r.seldepth = r.seldepth.max(w.seldepth);
             r
@@ -144,6 +150,7 @@ impl Worker<'_> {
             }
         }
 
+        start_helpers(self);
         self.iterate(&mut result, first, on_iteration);
 
         // Belt and braces: never answer an illegal move.
@@ -198,13 +205,14 @@ impl Worker<'_> {
                 depth,
                 seldepth: self.seldepth,
                 score,
-                nodes: self.nodes,
+                nodes: self.total_nodes(),
                 elapsed_ms: self.elapsed_ms(),
                 pv: result.pv.clone(),
             });
             if is_mate_score(score) && depth as Score >= eval::WIN - score.abs() {
                 break;
             }
+            self.sync_time();
             if let Some(soft) = self.limits.soft_ms {
                 // early iterations always differ: judge stability from depth 5 on
                 let scale = if depth >= 5 {
@@ -221,5 +229,52 @@ impl Worker<'_> {
                 break;
             }
         }
+    }
+}
+
+/// Lazy SMP: helper `thread` skips the depths this returns true for, so that the threads
+/// spread over neighbouring depths instead of all searching the same one (the schedule of
+/// Stockfish 9's helpers).
+fn skip_depth(thread: usize, depth: i32) -> bool {
+    const SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+    const PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+    let i = (thread - 1) % 20;
+    ((depth + PHASE[i]) / SIZE[i]) % 2 != 0
+}
+
+impl Worker<'_> {
+    /// A helper thread's iterative deepening: it only fills the shared table, until the
+    /// main thread stops it.
+    pub(super) fn iterate_helper(&mut self) {
+        let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut prev_score = 0;
+        for depth in 1..=max_depth {
+            if depth > 1 && skip_depth(self.thread, depth) {
+                continue;
+            }
+            let score = self.aspiration(depth, prev_score);
+            if self.aborted {
+                break;
+            }
+            prev_score = score;
+            if self.board.stone_count() + depth as usize >= self.board.cell_count() + 2 {
+                break;
+            }
+        }
+        self.report_helper_nodes();
+    }
+}
+
+#[cfg(test)]
+mod smp_tests {
+    use super::skip_depth;
+
+    #[test]
+    fn helpers_spread_over_depths() {
+        // the first helper searches every other depth, the second the others
+        let one: Vec<i32> = (1..=8).filter(|&d| !skip_depth(1, d)).collect();
+        let two: Vec<i32> = (1..=8).filter(|&d| !skip_depth(2, d)).collect();
+        assert_eq!(one, [2, 4, 6, 8]);
+        assert_eq!(two, [1, 3, 5, 7]);
     }
 }

@@ -2,9 +2,8 @@
 //! clock, history, the threat solvers' caches) and the entry point of a search.
 
 use super::tt::TranspositionTable;
-use super::{reduction_table, Iteration, Limits, SearchResult, Worker, MAX_PLY, NO_EVAL};
+use super::{Iteration, Limits, SearchControl, SearchResult, Worker};
 use crate::board::{Board, Pos, GRID_CELLS};
-use crate::rules::Rule;
 use std::time::Instant;
 
 /// A new table's memory is mapped at no more than this share of a move's hard limit, in
@@ -16,34 +15,84 @@ const TT_INITIAL_MAP_RATE: u64 = 512 << 10;
 /// The smallest table, where the growth starts.
 const TT_MIN_BYTES: usize = 1 << 20;
 
-/// Search state that lives across moves: the transposition table and history.
+/// The most search threads (Lazy SMP).
+pub const MAX_THREADS: usize = 64;
+/// Memory a search thread takes besides the shared table: its history and threat caches,
+/// board, stacks and the part of its system stack it touches.
+pub const THREAD_BYTES: u64 = 4 << 20;
+
+/// What each search thread keeps for itself across moves.
+pub(super) struct ThreadTables {
+    pub(super) history: Vec<[i32; 2]>,
+    pub(super) vcf_cache: Vec<u64>,
+    pub(super) vct_cache: Vec<u64>,
+}
+
+impl ThreadTables {
+    fn new() -> ThreadTables {
+        ThreadTables {
+            history: vec![[0; 2]; GRID_CELLS],
+            vcf_cache: vec![0; 1 << 16],
+            vct_cache: vec![0; 1 << 18],
+        }
+    }
+
+    fn clear(&mut self) {
+        self.history.iter_mut().for_each(|h| *h = [0; 2]);
+        self.vcf_cache.fill(0);
+        self.vct_cache.fill(0);
+    }
+}
+
+/// What the workers of one search share.
+pub(super) struct Shared<'a> {
+    pub(super) tt: &'a TranspositionTable,
+    pub(super) control: &'a SearchControl,
+    /// On the main thread of a multi-threaded search: the helpers' control.
+    pub(super) helpers: Option<&'a SearchControl>,
+    pub(super) excluded: &'a [Pos],
+    pub(super) start: Instant,
+}
+
+/// Search state that lives across moves: the transposition table, shared by the search
+/// threads, and each thread's history and caches.
 pub struct Searcher {
     tt: TranspositionTable,
     /// The most the table may take; it grows towards this as the clock allows.
     tt_limit: usize,
     /// Measured cost of a fresh table, bytes per ms of the clock.
     map_rate: u64,
-    history: Vec<[i32; 2]>,
-    vcf_cache: Vec<u64>,
-    vct_cache: Vec<u64>,
+    /// One per search thread; the first is the main thread's.
+    threads: Vec<ThreadTables>,
     /// Root moves the next searches must not play.
     excluded: Vec<Pos>,
 }
 
 impl Searcher {
-    /// A searcher whose table may grow to `tt_bytes`. Nothing large is allocated before
-    /// the first search: a manager may suspend the engine between START and the first move,
-    /// and the process must stay within its memory limit from the start.
+    /// A searcher whose table may grow to `tt_bytes`, on one thread. Nothing large is
+    /// allocated before the first search: a manager may suspend the engine between START and
+    /// the first move, and the process must stay within its memory limit from the start.
     pub fn new(tt_bytes: usize) -> Searcher {
         Searcher {
             tt: TranspositionTable::new(TT_MIN_BYTES.min(tt_bytes)),
             tt_limit: tt_bytes,
             map_rate: TT_INITIAL_MAP_RATE,
-            history: vec![[0; 2]; GRID_CELLS],
-            vcf_cache: vec![0; 1 << 16],
-            vct_cache: vec![0; 1 << 18],
+            threads: vec![ThreadTables::new()],
             excluded: Vec::new(),
         }
+    }
+
+    /// Searches with `n` threads (1 to [`MAX_THREADS`]) from now on.
+    pub fn set_threads(&mut self, n: usize) {
+        let n = n.clamp(1, MAX_THREADS);
+        self.threads.truncate(n);
+        while self.threads.len() < n {
+            self.threads.push(ThreadTables::new());
+        }
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads.len()
     }
 
     pub fn tt_bytes(&self) -> usize {
@@ -116,61 +165,93 @@ impl Searcher {
     /// Forgets everything learnt: for a new game, and for reproducible benchmarks.
     pub fn clear(&mut self) {
         self.tt.clear();
-        self.history.iter_mut().for_each(|h| *h = [0; 2]);
-        self.vcf_cache.fill(0);
-        self.vct_cache.fill(0);
+        self.threads.iter_mut().for_each(ThreadTables::clear);
     }
 
-    /// A worker over this searcher's tables for one search from `board`.
+    /// Runs `f` on a one-thread worker from `board`.
+    pub(super) fn with_worker<T>(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        control: &SearchControl,
+        f: impl FnOnce(&mut Worker) -> T,
+    ) -> T {
+        let mut w = self.worker(board, limits, control);
+        f(&mut w)
+    }
+
+    /// A one-thread worker over this searcher's tables for `board`.
     pub(super) fn worker<'a>(
         &'a mut self,
         board: &Board,
         limits: &Limits,
-        stop: &'a dyn Fn() -> bool,
-        start: Instant,
+        control: &'a SearchControl,
     ) -> Worker<'a> {
-        Worker {
-            board: board.clone(),
-            tt: &mut self.tt,
-            history: &mut self.history,
-            vcf_cache: &mut self.vcf_cache,
-            vct_cache: &mut self.vct_cache,
-            limits: *limits,
-            stop,
-            start,
-            nodes: 0,
-            next_check: 0,
-            seldepth: 0,
-            aborted: false,
-            killers: [[Pos::NONE; 2]; MAX_PLY + 1],
-            pv: vec![[Pos::NONE; MAX_PLY + 1]; MAX_PLY + 1],
-            pv_len: [0; MAX_PLY + 1],
-            caro: matches!(board.rule(), Rule::Caro | Rule::CaroExact),
-            move_buf: Vec::new(),
-            root_moves: Vec::new(),
-            excluded: self.excluded.clone(),
-            reductions: reduction_table(board.rule()),
-            evals: [NO_EVAL; MAX_PLY + 2],
-        }
+        let shared = Shared {
+            tt: &self.tt,
+            control,
+            helpers: None,
+            excluded: &self.excluded,
+            start: Instant::now(),
+        };
+        Worker::new(board, limits, &mut self.threads[0], shared, 0)
     }
 
-    /// Searches `board` for the side to move.
+    /// Searches `board` for the side to move, on every thread, until a limit or `control`
+    /// stops it. The main thread decides the move and reports; the helpers (Lazy SMP) only
+    /// fill the shared table from the same root, at staggered depths.
     pub fn think(
         &mut self,
         board: &Board,
         limits: &Limits,
-        stop: &dyn Fn() -> bool,
+        control: &SearchControl,
         on_iteration: &mut dyn FnMut(&Iteration),
     ) -> SearchResult {
         // the clock runs from here: growing the table is paid from the move's time
         let start = Instant::now();
         self.grow_tt(limits);
         self.tt.new_search();
-        for h in self.history.iter_mut() {
-            h[0] /= 4;
-            h[1] /= 4;
+        for t in &mut self.threads {
+            for h in t.history.iter_mut() {
+                h[0] /= 4;
+                h[1] /= 4;
+            }
         }
-        let mut w = self.worker(board, limits, stop, start);
-        w.root(on_iteration)
+        let (main, helpers) = self.threads.split_first_mut().expect("one thread");
+        let shared = |control, helpers| Shared {
+            tt: &self.tt,
+            control,
+            helpers,
+            excluded: &self.excluded,
+            start,
+        };
+        if helpers.is_empty() {
+            let mut w = Worker::new(board, limits, main, shared(control, None), 0);
+            return w.root(on_iteration, &mut |_| {});
+        }
+        let inner = SearchControl::default();
+        let helper_limits = Limits {
+            depth: limits.depth,
+            ..Limits::default()
+        };
+        std::thread::scope(|scope| {
+            let mut idle = Some(helpers);
+            // called once the root has chosen its moves, before iterative deepening
+            let mut start_helpers = |w: &Worker| {
+                for (i, tables) in idle.take().into_iter().flatten().enumerate() {
+                    let (board, root_moves) = (w.board.clone(), w.root_moves.clone());
+                    let sh = shared(&inner, None);
+                    scope.spawn(move || {
+                        let mut h = Worker::new(&board, &helper_limits, tables, sh, i + 1);
+                        h.root_moves = root_moves;
+                        h.iterate_helper();
+                    });
+                }
+            };
+            let mut w = Worker::new(board, limits, main, shared(control, Some(&inner)), 0);
+            let r = w.root(on_iteration, &mut start_helpers);
+            inner.stop();
+            r
+        })
     }
 }

@@ -4,13 +4,12 @@ use crate::eval::{INFINITE, WIN_MIN};
 
 fn best(board: &Board, depth: i32) -> SearchResult {
     let mut s = Searcher::new(1 << 20);
-    let stop = || false;
     let limits = Limits {
         depth: Some(depth),
         nodes: Some(2_000_000),
         ..Limits::default()
     };
-    s.think(board, &limits, &stop, &mut |_| {})
+    s.think(board, &limits, &SearchControl::default(), &mut |_| {})
 }
 
 #[test]
@@ -159,9 +158,9 @@ fn vct_keeps_renju_black_off_a_double_three() {
 /// The quiescence at depth 0 of `board`, with a full window.
 fn quiesce_value(board: &Board) -> Score {
     let mut s = Searcher::new(1 << 20);
-    let stop = || false;
+    let control = SearchControl::default();
     let limits = Limits::default();
-    let mut w = s.worker(board, &limits, &stop, Instant::now());
+    let mut w = s.worker(board, &limits, &control);
     w.quiesce(0, -INFINITE, INFINITE, 0)
 }
 

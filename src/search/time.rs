@@ -21,6 +21,8 @@ pub struct Clock {
     pub match_ms: u64,
     /// `time_left`, ms, when the match is limited.
     pub left_ms: Option<i64>,
+    /// `time_increment` (Yixin-Board): ms added to the match clock after each move.
+    pub increment_ms: u64,
 }
 
 /// What one move costs beyond its search, at most, as the match clock sees it.
@@ -59,9 +61,13 @@ pub fn budget(clock: &Clock, empties: usize) -> Budget {
         // the board, not on the clock.
         let reserve = PER_MOVE_OVERHEAD_MS * (empties as u64 / 2);
         let usable = left.saturating_sub(margin(left.min(clock.turn_ms)) + reserve);
-        let share = usable / moves_left;
+        // the increments of the moves still to come are time to spend too
+        let share = (usable + clock.increment_ms * (moves_left - 1)) / moves_left;
         soft = soft.min(share);
-        hard = hard.min(usable / 4).min(share * 3).max(soft);
+        hard = hard
+            .min(usable / 4)
+            .min(share * 3)
+            .max(soft.min(usable / 4));
     }
     let hard = hard.max(5);
     Budget {
@@ -92,6 +98,7 @@ mod tests {
                 turn_ms: 100,
                 match_ms: 0,
                 left_ms: Some(UNLIMITED_LEFT),
+                increment_ms: 0,
             },
             200,
         );
@@ -102,6 +109,7 @@ mod tests {
                 turn_ms: 5000,
                 match_ms: 0,
                 left_ms: None,
+                increment_ms: 0,
             },
             200,
         );
@@ -115,6 +123,7 @@ mod tests {
                 turn_ms: 30_000,
                 match_ms: 180_000,
                 left_ms: Some(60_000),
+                increment_ms: 0,
             },
             300,
         );
@@ -135,6 +144,7 @@ mod tests {
                 turn_ms,
                 match_ms,
                 left_ms: Some(left),
+                increment_ms: 0,
             };
             let b = budget(&clock, empties);
             let t = (b.soft_ms * 170 / 100).min(b.hard_ms);
@@ -180,6 +190,7 @@ mod tests {
                 turn_ms: 5000,
                 match_ms: 120_000,
                 left_ms: Some(-300),
+                increment_ms: 0,
             },
             100,
         );
@@ -194,6 +205,7 @@ mod tests {
                     turn_ms,
                     match_ms,
                     left_ms,
+                    increment_ms: 0,
                 },
                 empties,
             );
@@ -218,9 +230,27 @@ mod tests {
                 turn_ms: 0,
                 match_ms: 0,
                 left_ms: None,
+                increment_ms: 0,
             },
             100,
         );
         assert!(b.hard_ms <= 10);
+    }
+
+    #[test]
+    fn an_increment_is_time_to_spend_but_never_more_than_is_left() {
+        let clock = |left, inc| Clock {
+            turn_ms: 30_000,
+            match_ms: 60_000,
+            left_ms: Some(left),
+            increment_ms: inc,
+        };
+        let plain = budget(&clock(20_000, 0), 200);
+        let with = budget(&clock(20_000, 2_000), 200);
+        assert!(with.soft_ms > plain.soft_ms, "{with:?} vs {plain:?}");
+        // a large increment with little left: still within what is left
+        let tight = budget(&clock(400, 10_000), 200);
+        assert!(tight.hard_ms <= 400 / 4, "{tight:?}");
+        assert!(tight.soft_ms <= tight.hard_ms);
     }
 }

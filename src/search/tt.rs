@@ -1,8 +1,12 @@
 //! Transposition table: 16-byte entries in 64-byte buckets of four, depth-preferred with
-//! aging. Mate scores are stored relative to the node and re-rooted on probe.
+//! aging. Mate scores are stored relative to the node and re-rooted on probe. Shared by the
+//! search threads without locks: each entry is two atomic words, the first stored as
+//! `key ^ data`, so an entry torn by two threads writing at once fails its key check instead
+//! of giving one position another's data.
 
 use crate::board::Pos;
 use crate::eval::{Score, WIN_MIN};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Bound {
@@ -11,10 +15,16 @@ pub enum Bound {
     Upper = 3,
 }
 
-/// One entry as two words, so a fresh table is zero pages the OS hands out lazily and only
-/// the entries actually written count against the process's memory:
-/// `[key, mv:16 | score:16 | eval:16 | depth:8 | meta:8]`, meta = generation << 2 | bound.
-type Entry = [u64; 2];
+/// One entry as two words: `[key ^ data, data]`, data =
+/// `mv:16 | score:16 | eval:16 | depth:8 | meta:8`, meta = generation << 2 | bound.
+type Entry = [AtomicU64; 2];
+
+/// The key and data of an entry, as one consistent pair when the key checks out.
+#[inline]
+fn load(e: &Entry) -> (u64, u64) {
+    let data = e[1].load(Relaxed);
+    (e[0].load(Relaxed) ^ data, data)
+}
 
 #[derive(Clone, Copy)]
 struct Unpacked {
@@ -67,8 +77,11 @@ impl TranspositionTable {
         while buckets * 2 * BUCKET * 16 <= bytes {
             buckets *= 2;
         }
-        let mut entries = vec![[0u64; 2]; buckets * BUCKET];
-        prefault(&mut entries);
+        // writing every zero maps every page now, not one page fault per new entry in the
+        // first searches (at 100 ms a move those faults took a fifth of the time)
+        let entries = (0..buckets * BUCKET)
+            .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
+            .collect();
         TranspositionTable {
             entries,
             mask: buckets - 1,
@@ -81,7 +94,10 @@ impl TranspositionTable {
     }
 
     pub fn clear(&mut self) {
-        self.entries.fill([0; 2]);
+        for e in &self.entries {
+            e[0].store(0, Relaxed);
+            e[1].store(0, Relaxed);
+        }
         self.generation = 0;
     }
 
@@ -99,8 +115,9 @@ impl TranspositionTable {
         let b = self.bucket(key);
         self.entries[b..b + BUCKET]
             .iter()
-            .find(|e| e[0] == key && unpack(e[1]).meta & 3 != 0)
-            .map(|e| unpack(e[1]))
+            .map(load)
+            .find(|&(k, d)| k == key && unpack(d).meta & 3 != 0)
+            .map(|(_, d)| unpack(d))
             .map(|e| Hit {
                 mv: Pos::from_index(e.mv as usize),
                 score: from_tt(e.score as Score, ply),
@@ -116,7 +133,7 @@ impl TranspositionTable {
 
     #[allow(clippy::too_many_arguments)]
     pub fn store(
-        &mut self,
+        &self,
         key: u64,
         ply: usize,
         mv: Pos,
@@ -129,36 +146,36 @@ impl TranspositionTable {
         let gen = self.generation;
         let slot = {
             let bucket = &self.entries[b..b + BUCKET];
-            if let Some(i) = bucket.iter().position(|e| e[0] == key) {
+            if let Some(i) = bucket.iter().position(|e| load(e).0 == key) {
                 i
             } else {
                 // replace the shallowest entry, older generations first
                 (0..BUCKET)
                     .min_by_key(|&i| {
-                        let e = unpack(bucket[i][1]);
+                        let e = unpack(bucket[i][1].load(Relaxed));
                         let age = (gen.wrapping_sub(e.meta >> 2)) & 63;
                         e.depth as i32 - 8 * age as i32
                     })
                     .unwrap_or(0)
             }
         };
-        let e = &mut self.entries[b + slot];
+        let e = &self.entries[b + slot];
+        let (old_key, old) = load(e);
         // keep the old entry's move when the new one has none
-        let mv = if mv.is_none() && e[0] == key {
-            unpack(e[1]).mv
+        let mv = if mv.is_none() && old_key == key {
+            unpack(old).mv
         } else {
             mv.index() as u16
         };
-        *e = [
-            key,
-            pack(Unpacked {
-                mv,
-                score: to_tt(score, ply) as i16,
-                eval: eval.clamp(i16::MIN as Score, i16::MAX as Score) as i16,
-                depth: depth.clamp(-100, 127) as i8,
-                meta: (gen << 2) | bound as u8,
-            }),
-        ];
+        let data = pack(Unpacked {
+            mv,
+            score: to_tt(score, ply) as i16,
+            eval: eval.clamp(i16::MIN as Score, i16::MAX as Score) as i16,
+            depth: depth.clamp(-100, 127) as i8,
+            meta: (gen << 2) | bound as u8,
+        });
+        e[0].store(key ^ data, Relaxed);
+        e[1].store(data, Relaxed);
     }
 
     /// Permille of sampled entries written in this search.
@@ -166,22 +183,11 @@ impl TranspositionTable {
         let n = self.entries.len().min(4000);
         self.entries[..n]
             .iter()
-            .map(|e| unpack(e[1]).meta)
+            .map(|e| unpack(e[1].load(Relaxed)).meta)
             .filter(|&m| m & 3 != 0 && m >> 2 == self.generation)
             .count()
             * 1000
             / n.max(1)
-    }
-}
-
-/// Touches every page of a freshly zeroed table, so the OS maps them now (at START, with
-/// time to spare) rather than one page fault per new entry during the first searches: at
-/// 100 ms a move those faults took a fifth of the time.
-fn prefault(entries: &mut [Entry]) {
-    const PER_PAGE: usize = 4096 / std::mem::size_of::<Entry>();
-    for i in (0..entries.len()).step_by(PER_PAGE) {
-        // black_box hides the zero, so the store into zeroed memory is not optimised away
-        entries[i][0] = std::hint::black_box(0);
     }
 }
 
@@ -212,7 +218,7 @@ mod tests {
 
     #[test]
     fn store_and_probe_rerooted_mates() {
-        let mut tt = TranspositionTable::new(1 << 20);
+        let tt = TranspositionTable::new(1 << 20);
         let p = Pos::new(3, 4);
         tt.store(42, 5, p, mate_in(9), 10, 6, Bound::Exact);
         let hit = tt.probe(42, 3).expect("stored");

@@ -161,6 +161,7 @@ impl Worker<'_> {
         };
         self.limits.nodes = Some(saved.map_or(budget, |n| n.min(budget)));
         let saved_hard = self.limits.hard_ms;
+        let time_version = self.time_version;
         if let Some(soft) = self.limits.soft_ms {
             let cap = self.elapsed_ms() + (soft / div).max(1);
             self.limits.hard_ms = Some(saved_hard.map_or(cap, |h| h.min(cap)));
@@ -169,8 +170,14 @@ impl Worker<'_> {
         let complete = !self.aborted;
         self.limits.nodes = saved;
         self.limits.hard_ms = saved_hard;
+        if self.time_version != time_version {
+            // new limits came in during the probe: they replace the saved ones
+            self.time_version = time_version;
+            self.sync_time();
+        }
+        let saved_hard = self.limits.hard_ms;
         if self.aborted
-            && !(self.stop)()
+            && !self.control.stopped()
             && saved.is_none_or(|n| self.nodes < n)
             && saved_hard.is_none_or(|h| self.elapsed_ms() < h)
         {

@@ -1,14 +1,25 @@
 //! The engine API between the search and any front-end: new game, set position, play,
-//! think with limits, stop. It knows nothing of text formats.
+//! think with limits, stop. It knows nothing of text formats. Searches run on the engine's
+//! own thread ([`Engine::start`]) and report through a callback, so a front-end stays free
+//! to read its input, stop a search or answer a ponder hit; [`Engine::think`] is the same
+//! search waited for.
+
+mod job;
 
 use crate::board::{Board, Color, Pos, MAX_SIZE, MIN_SIZE};
-use crate::eval::Score;
 use crate::rules::{Foul, Rule};
-use crate::search::time::{self, Clock};
-use crate::search::{Iteration, Limits, SearchResult, Searcher};
+use crate::search::{SearchControl, Searcher, MAX_THREADS, THREAD_BYTES};
+use job::Work;
+pub use job::{Answer, Report, Task};
 use std::fmt;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+// What front-ends need from the layers below, so they speak to the engine only.
+pub use crate::eval::{score_text, Score};
+pub use crate::search::time::Clock;
+pub use crate::search::{Iteration, SearchResult};
 
 /// Memory kept outside the transposition table: pattern tables (2 MiB per rule in use),
 /// boards, stacks, the binary itself.
@@ -17,6 +28,9 @@ const RESERVED_BYTES: u64 = 24 << 20;
 const DEFAULT_TT_BYTES: usize = 64 << 20;
 /// The table never grows past this: larger ones only cost clearing time at our speeds.
 const MAX_TT_BYTES: usize = 256 << 20;
+/// Stack of the engine's search thread: the recursion is bounded by the ply limit and
+/// needs far less; only the pages it touches count.
+const SEARCH_STACK_BYTES: usize = 16 << 20;
 
 /// Why a move or position was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,6 +89,8 @@ pub enum Swap2Answer {
     Swap,
     /// We stay white and play this move.
     Move(Pos),
+    /// After three stones: a white and a black stone, and the opponent chooses its colour.
+    Two(Pos, Pos),
 }
 
 /// White swaps to black when its searched value is below minus this.
@@ -99,43 +115,28 @@ pub struct ThinkLimits {
     pub max_nodes: Option<u64>,
 }
 
-/// How a front-end stops searches from another thread. Requests are numbered by the front-end
-/// (input line numbers): a STOP ends every search begun for an earlier request, also one
-/// that had not started yet when the STOP was read; END ends everything.
-#[derive(Default, Debug)]
-pub struct StopSignal {
-    last_stop: AtomicU64,
-    end: AtomicBool,
-}
-
-impl StopSignal {
-    /// A STOP arrived as request number `n`.
-    pub fn request_stop(&self, n: u64) {
-        self.last_stop.fetch_max(n, Ordering::SeqCst);
-    }
-    /// END arrived: stop and never start again.
-    pub fn request_end(&self) {
-        self.end.store(true, Ordering::SeqCst);
-    }
-    pub fn ended(&self) -> bool {
-        self.end.load(Ordering::Relaxed)
-    }
-    /// Whether a search for request number `n` must stop.
-    pub fn stops(&self, n: u64) -> bool {
-        self.ended() || self.last_stop.load(Ordering::Relaxed) > n
-    }
+/// A search running on the engine's thread.
+struct Job {
+    control: Arc<SearchControl>,
+    /// The searcher comes back, with the position the job leaves (Swap2, balance);
+    /// nothing when the job panicked.
+    handle: JoinHandle<Option<(Searcher, Option<Board>)>>,
+    started: Instant,
+    pondering: bool,
 }
 
 /// The engine: one game position, the search and its tables.
 pub struct Engine {
     board: Board,
-    searcher: Searcher,
-    stop: Arc<StopSignal>,
-    /// Number of the request being served, for [`StopSignal`].
-    request: u64,
+    /// Away (`None`) while a job has it.
+    searcher: Option<Searcher>,
+    job: Option<Job>,
     tt_used: bool,
     /// Moves the search must not play (Yixin-Board's `yxblock`), until unblocked.
     blocked: Vec<Pos>,
+    /// `max_memory` as last given (0 = none).
+    memory_limit: u64,
+    threads: usize,
 }
 
 impl Default for Engine {
@@ -144,26 +145,173 @@ impl Default for Engine {
     }
 }
 
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+        self.wait();
+    }
+}
+
 impl Engine {
     pub fn new() -> Engine {
         Engine {
             board: Board::new(15, 15, Rule::Freestyle),
-            searcher: Searcher::new(DEFAULT_TT_BYTES),
-            stop: Arc::new(StopSignal::default()),
-            request: 0,
+            searcher: Some(Searcher::new(DEFAULT_TT_BYTES)),
+            job: None,
             tt_used: false,
             blocked: Vec::new(),
+            memory_limit: 0,
+            threads: 1,
         }
     }
 
-    /// The handle that stops searches from another thread.
-    pub fn stop_handle(&self) -> Arc<StopSignal> {
-        Arc::clone(&self.stop)
+    /// The searcher, once any job has handed it back.
+    fn searcher(&mut self) -> &mut Searcher {
+        self.wait();
+        self.searcher.get_or_insert_with(|| {
+            // only after a panicked job: fresh tables, the same settings
+            let mut s = Searcher::new(DEFAULT_TT_BYTES);
+            s.set_threads(self.threads);
+            s
+        })
     }
 
-    /// Sets the number of the request now being served (see [`StopSignal`]).
-    pub fn set_request(&mut self, n: u64) {
-        self.request = n;
+    /// The searcher, moved out for a search.
+    fn take_searcher(&mut self) -> Searcher {
+        self.searcher();
+        self.searcher.take().expect("the searcher is back")
+    }
+
+    /// Whether a job is running (it may have just finished and not been waited for).
+    pub fn busy(&self) -> bool {
+        self.job.as_ref().is_some_and(|j| !j.handle.is_finished())
+    }
+
+    /// Whether a job was started and not yet waited for.
+    pub fn has_job(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// Whether the job is a ponder search that no [`Engine::ponder_hit`] has turned into a
+    /// move's search yet.
+    pub fn pondering(&self) -> bool {
+        self.job.as_ref().is_some_and(|j| j.pondering)
+    }
+
+    /// Asks the running job to end now; it still reports its answer.
+    pub fn stop(&self) {
+        if let Some(j) = &self.job {
+            j.control.stop();
+        }
+    }
+
+    /// Waits for the job to end and takes back the searcher (and the position a Swap2 or
+    /// balance job leaves).
+    pub fn wait(&mut self) {
+        let Some(job) = self.job.take() else {
+            return;
+        };
+        match job.handle.join() {
+            Ok(Some((searcher, board))) => {
+                self.searcher = Some(searcher);
+                if let Some(b) = board {
+                    self.board = b;
+                }
+            }
+            // reported as Report::Failed; the searcher is rebuilt on demand
+            _ => log::error!("the search thread failed; tables reset"),
+        }
+    }
+
+    /// Starts `task` on the engine's thread (after any job still running ends); `report`
+    /// hears its iterations and its answer, from that thread.
+    pub fn start(&mut self, task: Task, mut report: impl FnMut(Report) + Send + 'static) {
+        self.wait();
+        self.tt_used = true;
+        let control = Arc::new(SearchControl::default());
+        let mut work = Work {
+            board: self.board.clone(),
+            searcher: self.take_searcher(),
+            blocked: self.blocked.clone(),
+            control: Arc::clone(&control),
+        };
+        let pondering = matches!(task, Task::Ponder { .. });
+        let changes_board = matches!(task, Task::Swap2 { .. } | Task::Balance { .. });
+        let body = move || {
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                work.run(&task, &mut report)
+            }));
+            match run {
+                Ok(answer) => {
+                    let board = changes_board.then(|| work.board.clone());
+                    let back = Some((work.searcher, board));
+                    // the searcher goes back before the answer is heard
+                    report(Report::Done(answer));
+                    back
+                }
+                Err(e) => {
+                    let why = e
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| e.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "panic".into());
+                    report(Report::Failed(why));
+                    None
+                }
+            }
+        };
+        let handle = std::thread::Builder::new()
+            .name("rensa-search".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(body)
+            .expect("spawn the search thread");
+        self.job = Some(Job {
+            control,
+            handle,
+            started: Instant::now(),
+            pondering,
+        });
+    }
+
+    /// The opponent played the move a ponder search expected (already played on the board
+    /// with [`Engine::play`]): the search goes on as this move's search with the limits of
+    /// `t`, counting the time it has pondered; when that is already more than the move
+    /// would get, it answers at once.
+    pub fn ponder_hit(&mut self, t: &ThinkLimits) {
+        let limits = job::limits_for(&self.board, t);
+        let Some(job) = self.job.as_mut().filter(|j| j.pondering) else {
+            return;
+        };
+        job.pondering = false;
+        let pondered = job.started.elapsed().as_millis() as u64;
+        let soft = limits.soft_ms.unwrap_or(u64::MAX);
+        let hard = limits
+            .hard_ms
+            .map_or(u64::MAX, |h| pondered.saturating_add(h));
+        if pondered >= soft {
+            job.control.stop();
+        } else {
+            job.control.set_time(soft, hard);
+        }
+    }
+
+    /// Searches with `threads` threads (1 to [`Engine::max_threads`]) from the next search.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.clamp(1, MAX_THREADS);
+        let n = self.threads;
+        self.searcher().set_threads(n);
+        self.set_memory_limit(self.memory_limit);
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The most search threads worth asking for here: one per hardware thread.
+    pub fn max_threads() -> usize {
+        std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(MAX_THREADS)
     }
 
     pub fn board(&self) -> &Board {
@@ -208,28 +356,30 @@ impl Engine {
     /// Sizes the transposition table to keep the whole process under `max_bytes`
     /// (0 = no limit: the default size).
     pub fn set_memory_limit(&mut self, max_bytes: u64) {
+        self.memory_limit = max_bytes;
         let tt = if max_bytes == 0 {
             DEFAULT_TT_BYTES
         } else {
-            (max_bytes.saturating_sub(RESERVED_BYTES) as usize).min(MAX_TT_BYTES)
+            let threads = (self.threads as u64 - 1) * THREAD_BYTES;
+            (max_bytes.saturating_sub(RESERVED_BYTES + threads) as usize).min(MAX_TT_BYTES)
         };
-        self.searcher.set_tt_limit(tt);
+        self.searcher().set_tt_limit(tt);
     }
 
     /// The transposition table's size now.
-    pub fn tt_bytes(&self) -> usize {
-        self.searcher.tt_bytes()
+    pub fn tt_bytes(&mut self) -> usize {
+        self.searcher().tt_bytes()
     }
 
     /// The most the transposition table may grow to.
-    pub fn tt_limit(&self) -> usize {
-        self.searcher.tt_limit()
+    pub fn tt_limit(&mut self) -> usize {
+        self.searcher().tt_limit()
     }
 
     /// Forgets the transposition table and history.
     pub fn clear_hash(&mut self) {
         if self.tt_used {
-            self.searcher.clear();
+            self.searcher().clear();
             self.tt_used = false;
         }
     }
@@ -316,25 +466,9 @@ impl Engine {
 
     /// Sets up a position from stones that alternate black, white, black… (SWAP2BOARD).
     pub fn set_alternating(&mut self, stones: &[(i64, i64)]) -> Result<(), MoveError> {
-        let mut b = Board::new(self.board.width(), self.board.height(), self.board.rule());
-        for &(x, y) in stones {
-            let p = free_cell(&b, x, y)?;
-            b.make(p);
-        }
-        self.board = b;
+        let empty = Board::new(self.board.width(), self.board.height(), self.board.rule());
+        self.board = alternating(&empty, stones)?;
         Ok(())
-    }
-
-    /// Turns protocol limits into search limits for the current position.
-    pub fn limits(&self, t: &ThinkLimits) -> Limits {
-        let empties = self.board.cell_count() - self.board.stone_count();
-        let budget = time::budget(&t.clock, empties);
-        Limits {
-            depth: t.max_depth,
-            nodes: t.max_nodes,
-            soft_ms: Some(budget.soft_ms),
-            hard_ms: Some(budget.hard_ms),
-        }
     }
 
     /// Adds cells the search must not play, on this and later positions, until
@@ -378,26 +512,24 @@ impl Engine {
             .collect()
     }
 
-    /// Searches the current position for the side to move; does not play the move.
+    /// Searches the current position for the side to move with the limits of `t`, on this
+    /// thread; does not play the move.
     pub fn think(
         &mut self,
-        limits: &Limits,
+        t: &ThinkLimits,
         on_iteration: &mut dyn FnMut(&Iteration),
     ) -> SearchResult {
         self.tt_used = true;
-        // blocked cells count only while some legal cell is left: a move always comes back
-        let b = &self.board;
-        let open = b
-            .empty_cells()
-            .any(|p| b.is_legal(p) && !self.blocked.contains(&p));
-        self.searcher.set_excluded(if open {
-            self.blocked.clone()
-        } else {
-            Vec::new()
-        });
-        let (stop, n) = (Arc::clone(&self.stop), self.request);
-        self.searcher
-            .think(&self.board, limits, &move || stop.stops(n), on_iteration)
+        let limits = job::limits_for(&self.board, t);
+        let mut work = Work {
+            board: self.board.clone(),
+            searcher: self.take_searcher(),
+            blocked: self.blocked.clone(),
+            control: Arc::new(SearchControl::default()),
+        };
+        let r = work.think(&limits, &[], on_iteration);
+        self.searcher = Some(work.searcher);
+        r
     }
 
     /// Plays our own move (from [`Engine::think`]).
@@ -405,62 +537,40 @@ impl Engine {
         self.board.make(p);
     }
 
-    /// Answers a SWAP2BOARD step. The receiver is the side about to move as white: on an
-    /// empty board it proposes three stones, after three or five stones it swaps (takes
-    /// black) when white's searched value is bad, else plays white's move. The position is
-    /// left as the answer makes it.
+    /// Answers a SWAP2BOARD step on this thread (see [`Task::Swap2`]); the position is left
+    /// as the answer makes it.
     pub fn swap2(
         &mut self,
         stones: &[(i64, i64)],
         t: &ThinkLimits,
+        allow_two: bool,
     ) -> Result<Swap2Answer, MoveError> {
-        match stones.len() {
-            0 => Ok(self.swap2_opening(t)),
-            3 | 5 => {
-                self.set_alternating(stones)?;
-                let limits = self.limits(t);
-                let r = self.think(&limits, &mut |_| {});
-                match r.best {
-                    Some(p) if r.score > -SWAP_MARGIN => {
-                        self.commit(p);
-                        Ok(Swap2Answer::Move(p))
-                    }
-                    _ => Ok(Swap2Answer::Swap),
-                }
-            }
-            n => Err(MoveError::Unbalanced {
-                own: n,
-                opponent: 0,
-            }),
+        self.check_swap2(stones)?;
+        let (tx, rx) = std::sync::mpsc::channel();
+        let task = Task::Swap2 {
+            stones: stones.to_vec(),
+            limits: *t,
+            allow_two,
+        };
+        self.start(task, move |r| {
+            let _ = tx.send(r);
+        });
+        self.wait();
+        match rx.try_iter().last() {
+            Some(Report::Done(Answer::Swap2(a))) => Ok(a),
+            _ => Ok(Swap2Answer::Swap),
         }
     }
 
-    /// Three stones (black, white, black) near the centre that leave white's searched value
-    /// closest to even, from a fixed list tried in order.
-    fn swap2_opening(&mut self, t: &ThinkLimits) -> Swap2Answer {
-        let (w, h) = (self.board.width() as i64, self.board.height() as i64);
-        let (cx, cy) = (w / 2, h / 2);
-        let mut share = *t;
-        share.clock.turn_ms = (t.clock.turn_ms / (SWAP2_OPENINGS.len() as u64 + 1)).max(1);
-        share.clock.left_ms = t.clock.left_ms.map(|l| l / 4);
-        let mut best: Option<([Pos; 3], Score)> = None;
-        for o in SWAP2_OPENINGS {
-            let stones: Vec<(i64, i64)> = o.iter().map(|&(dx, dy)| (cx + dx, cy + dy)).collect();
-            if self.set_alternating(&stones).is_err() {
-                continue;
-            }
-            let limits = self.limits(&share);
-            let r = self.think(&limits, &mut |_| {});
-            let pos = [0, 1, 2].map(|i| Pos::new(stones[i].0 as usize, stones[i].1 as usize));
-            if best.is_none_or(|(_, s)| r.score.abs() < s.abs()) {
-                best = Some((pos, r.score));
-            }
+    /// Sets up the stones of a Swap2 step (0, 3 or 5 distinct cells, black first).
+    pub fn check_swap2(&mut self, stones: &[(i64, i64)]) -> Result<(), MoveError> {
+        if ![0, 3, 5].contains(&stones.len()) {
+            return Err(MoveError::Unbalanced {
+                own: stones.len(),
+                opponent: 0,
+            });
         }
-        // the first opening fits every board from 5x5 up, so there is always one
-        let (pos, _) = best.unwrap_or(([self.board.center(); 3], 0));
-        let stones: Vec<(i64, i64)> = pos.iter().map(|p| (p.x() as i64, p.y() as i64)).collect();
-        let _ = self.set_alternating(&stones);
-        Swap2Answer::Opening(pos)
+        self.set_alternating(stones)
     }
 
     /// Every empty cell where black may not play (renju only), by row then column.
@@ -478,6 +588,16 @@ impl Engine {
     }
 }
 
+/// `empty` with `stones` played on it alternately, black first.
+fn alternating(empty: &Board, stones: &[(i64, i64)]) -> Result<Board, MoveError> {
+    let mut b = empty.clone();
+    for &(x, y) in stones {
+        let p = free_cell(&b, x, y)?;
+        b.make(p);
+    }
+    Ok(b)
+}
+
 /// The empty cell (x, y) of a position being set up.
 fn free_cell(b: &Board, x: i64, y: i64) -> Result<Pos, MoveError> {
     if !b.on_board(x, y) {
@@ -491,141 +611,4 @@ fn free_cell(b: &Board, x: i64, y: i64) -> Result<Pos, MoveError> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn set_position_infers_colours() {
-        let mut e = Engine::new();
-        e.new_game(15, 15, Rule::Freestyle);
-        let me = e
-            .set_position(&[
-                (7, 7, Owner::Opponent),
-                (8, 8, Owner::Own),
-                (6, 6, Owner::Opponent),
-            ])
-            .unwrap();
-        assert_eq!(me, Color::White);
-        assert_eq!(e.board().side(), Color::White);
-        assert_eq!(e.board().stone(Pos::new(7, 7)), Some(Color::Black));
-        // a set-up puzzle: more stones of ours than any game gives; we still move
-        let me = e
-            .set_position(&[(1, 1, Owner::Own), (2, 2, Owner::Own)])
-            .unwrap();
-        assert_eq!(me, Color::Black);
-        assert_eq!(e.board().side(), Color::Black);
-        let me = e
-            .set_position(&[(1, 1, Owner::Opponent), (2, 2, Owner::Opponent)])
-            .unwrap();
-        assert_eq!(me, Color::White);
-        assert_eq!(e.board().stone(Pos::new(2, 2)), Some(Color::Black));
-        // a duplicate is an error, and the old position stays
-        assert_eq!(
-            e.set_position(&[(1, 1, Owner::Own), (1, 1, Owner::Opponent)]),
-            Err(MoveError::Duplicate(Pos::new(1, 1)))
-        );
-    }
-
-    #[test]
-    fn takeback_only_the_last_stone() {
-        let mut e = Engine::new();
-        e.new_game(15, 15, Rule::Freestyle);
-        e.play(7, 7).unwrap();
-        e.play(8, 8).unwrap();
-        assert_eq!(
-            e.takeback(7, 7),
-            Err(MoveError::NotLastMove(Pos::new(7, 7)))
-        );
-        e.takeback(8, 8).unwrap();
-        assert_eq!(e.board().stone_count(), 1);
-        assert_eq!(e.board().side(), Color::White);
-    }
-
-    #[test]
-    fn stop_counts_by_request_number() {
-        let s = StopSignal::default();
-        assert!(!s.stops(3));
-        s.request_stop(5);
-        // a STOP ends searches for earlier requests, never for later ones
-        assert!(s.stops(3) && s.stops(4));
-        assert!(!s.stops(5) && !s.stops(6));
-        s.request_stop(2);
-        assert!(s.stops(4), "an older STOP does not undo a newer one");
-        s.request_end();
-        assert!(s.stops(100) && s.ended());
-    }
-
-    #[test]
-    fn a_stop_read_before_the_search_still_stops_it() {
-        let mut e = Engine::new();
-        e.new_game(15, 15, Rule::Freestyle);
-        e.play(7, 7).unwrap();
-        e.set_request(10);
-        e.stop_handle().request_stop(11);
-        let limits = Limits {
-            hard_ms: Some(60_000),
-            soft_ms: Some(60_000),
-            ..Limits::default()
-        };
-        let r = e.think(&limits, &mut |_| {});
-        assert!(r.best.is_some());
-        assert!(r.nodes < 5_000, "searched {} nodes after STOP", r.nodes);
-        // the next request is not stopped
-        e.set_request(12);
-        let limits = Limits {
-            depth: Some(3),
-            ..Limits::default()
-        };
-        let r = e.think(&limits, &mut |_| {});
-        assert_eq!(r.depth, 3);
-    }
-
-    #[test]
-    fn memory_limit_sizes_the_table() {
-        let mut e = Engine::new();
-        // nothing large before the first search
-        assert!(e.tt_bytes() <= 1 << 20);
-        e.set_memory_limit(350 << 20);
-        assert!(e.tt_bytes() <= 1 << 20);
-        assert!(e.tt_limit() as u64 <= (350u64 << 20) - RESERVED_BYTES);
-        assert!(e.tt_limit() >= 128 << 20);
-        // a search with no time limit grows the table to its limit at once
-        e.new_game(15, 15, Rule::Freestyle);
-        e.play(7, 7).unwrap();
-        let depth_only = Limits {
-            depth: Some(2),
-            ..Limits::default()
-        };
-        e.think(&depth_only, &mut |_| {});
-        assert!(e.tt_bytes() >= 128 << 20);
-        assert!(e.tt_bytes() <= e.tt_limit());
-        // a lower limit gives memory back at once
-        e.set_memory_limit(40 << 20);
-        assert!(e.tt_bytes() <= 16 << 20);
-        assert!(e.tt_limit() <= 16 << 20);
-    }
-
-    #[test]
-    fn the_table_grows_by_what_the_clock_allows() {
-        let mut e = Engine::new();
-        e.set_memory_limit(350 << 20);
-        e.new_game(15, 15, Rule::Freestyle);
-        e.play(7, 7).unwrap();
-        let short = Limits {
-            hard_ms: Some(100),
-            soft_ms: Some(1),
-            ..Limits::default()
-        };
-        e.think(&short, &mut |_| {});
-        // 5 % of 100 ms at no more than a few GB/s
-        assert!(e.tt_bytes() <= 32 << 20, "{} bytes", e.tt_bytes());
-        // a depth limit takes the whole table, whatever the clock: the same result on any
-        // machine
-        let deep = Limits {
-            depth: Some(2),
-            ..short
-        };
-        e.think(&deep, &mut |_| {});
-        assert!(e.tt_bytes() >= 128 << 20, "{} bytes", e.tt_bytes());
-    }
-}
+mod tests;
