@@ -44,3 +44,139 @@ fn every_finished_iteration_gets_a_message_before_the_move() {
         .collect();
     assert_eq!(depths, ["1", "2", "3", "4", "5", "5"], "{out:?}");
 }
+
+use rensa::protocol::Event;
+use std::time::{Duration, Instant};
+
+/// The reply lines of a session so far.
+fn lines_of(s: &Session<Vec<u8>>) -> Vec<String> {
+    String::from_utf8(s.output().clone())
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The move replies (neither OK nor MESSAGE …) of a session so far.
+fn moves_of(s: &Session<Vec<u8>>) -> Vec<String> {
+    lines_of(s)
+        .into_iter()
+        .filter(|l| l != "OK" && !l.starts_with("MESSAGE"))
+        .collect()
+}
+
+#[test]
+fn stop_ends_a_long_think_with_a_move_while_it_runs() {
+    let mut s = Session::new(Engine::new(), Vec::new());
+    for l in [
+        "START 15",
+        "INFO timeout_turn 60000",
+        "INFO timeout_match 0",
+    ] {
+        s.handle_line(l);
+    }
+    // the input side sends STOP while the session waits for the move
+    let tx = s.sender();
+    let t = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        tx.send(Event::Line("STOP".into())).unwrap();
+    });
+    let t0 = Instant::now();
+    assert_eq!(s.handle_line("BEGIN"), Flow::Continue);
+    assert!(t0.elapsed() < Duration::from_secs(10), "{:?}", t0.elapsed());
+    t.join().unwrap();
+    assert_eq!(moves_of(&s).len(), 1, "{:?}", lines_of(&s));
+}
+
+#[test]
+fn end_while_thinking_quits_at_once_without_a_move() {
+    let mut s = Session::new(Engine::new(), Vec::new());
+    for l in [
+        "START 15",
+        "INFO timeout_turn 60000",
+        "INFO timeout_match 0",
+    ] {
+        s.handle_line(l);
+    }
+    assert_eq!(s.dispatch(Event::Line("BEGIN".into())), Flow::Continue);
+    assert!(s.engine().busy());
+    let t0 = Instant::now();
+    assert_eq!(s.dispatch(Event::Line("END".into())), Flow::Quit);
+    drop(s);
+    assert!(t0.elapsed() < Duration::from_secs(2), "{:?}", t0.elapsed());
+}
+
+#[test]
+fn input_during_a_think_waits_for_its_move() {
+    let mut s = Session::new(Engine::new(), Vec::new());
+    for l in ["START 15", "INFO max_depth 4", "INFO timeout_turn 60000"] {
+        s.handle_line(l);
+    }
+    s.dispatch(Event::Line("BEGIN".into()));
+    // a TURN read while the engine thinks is served after its move, in order
+    s.dispatch(Event::Line("TURN 0,0".into()));
+    s.dispatch(Event::Line("ABOUT".into()));
+    s.handle_line("INFO max_depth 4");
+    let lines: Vec<String> = lines_of(&s)
+        .into_iter()
+        .filter(|l| !l.starts_with("MESSAGE"))
+        .collect();
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert!(
+        lines[1].contains(',') && lines[2].contains(','),
+        "{lines:?}"
+    );
+    assert!(lines[3].starts_with("name="), "{lines:?}");
+}
+
+#[test]
+fn pondering_answers_the_expected_move_and_drops_a_wrong_guess() {
+    let mut s = Session::new(Engine::new(), Vec::new());
+    for l in [
+        "START 15",
+        "INFO timeout_turn 500",
+        "INFO timeout_match 0",
+        "INFO pondering 1",
+        "BOARD",
+        "7,7,2",
+        "8,8,1",
+        "7,8,2",
+        "DONE",
+    ] {
+        s.handle_line(l);
+    }
+    // after its move the engine ponders on the reply it expects
+    assert!(s.engine().busy() && s.engine().pondering());
+    let pv = lines_of(&s)
+        .into_iter()
+        .rev()
+        .find(|l| l.starts_with("MESSAGE depth"))
+        .unwrap();
+    let guess = pv.split(" pv ").nth(1).unwrap().split(' ').nth(1).unwrap();
+    let (x, y) = (
+        (guess.as_bytes()[0] - b'a') as i64,
+        guess[1..].parse::<i64>().unwrap() - 1,
+    );
+    std::thread::sleep(Duration::from_millis(600));
+    // the expected move: answered at once, it pondered longer than the turn
+    let t0 = Instant::now();
+    s.handle_line(&format!("TURN {x},{y}"));
+    assert!(
+        t0.elapsed() < Duration::from_millis(300),
+        "{:?}",
+        t0.elapsed()
+    );
+    assert_eq!(moves_of(&s).len(), 2, "{:?}", lines_of(&s));
+    // another move: the ponder search is dropped and a new one answers
+    let free = (0..15)
+        .flat_map(|x| (0..15).map(move |y| (x, y)))
+        .find(|&(x, y)| s.engine().board().is_empty(rensa::board::Pos::new(x, y)))
+        .unwrap();
+    s.handle_line(&format!("TURN {},{}", free.0, free.1));
+    assert_eq!(moves_of(&s).len(), 3, "{:?}", lines_of(&s));
+    assert_eq!(s.engine().board().stone_count(), 3 + 5);
+    // INFO about the clock leaves the ponder search running
+    s.handle_line("INFO time_left 100000");
+    assert!(s.engine().pondering());
+    assert_eq!(s.handle_line("END"), Flow::Quit);
+}

@@ -279,3 +279,129 @@ fn show_detail_streams_realtime_best_moves_on_the_board() {
         .iter()
         .any(|s| matches!(s, Seen::Other(l) if l.contains("REALTIME"))));
 }
+
+/// `start`, `yxboard` with the stones, `done`, then `command`: how Yixin-Board's command box
+/// sends `nbest`, `balance1|2` and the Swap2 steps.
+fn yx_command(cols: usize, rows: usize, stones: &[(i64, i64)], command: &str) -> String {
+    let mut s = format!("start {cols} {rows}\nyxboard\n");
+    let n = stones.len();
+    for (i, (r, c)) in stones.iter().enumerate() {
+        let owner = if n % 2 == i % 2 { 1 } else { 2 };
+        s += &format!("{r},{c},{owner}\n");
+    }
+    s + "done\n" + command + "\n"
+}
+
+/// The MESSAGE lines with this prefix, the prefix cut off.
+fn messages<'a>(seen: &'a [Seen], prefix: &str) -> Vec<&'a str> {
+    seen.iter()
+        .filter_map(|s| match s {
+            Seen::Other(l) => l.strip_prefix(prefix),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn nbest_marks_the_n_best_cells_and_plays_the_best() {
+    let mut g = Gui::new();
+    g.send(&startup(15, 15, 0));
+    g.send("info nbestsym 0\n");
+    let seen = g.send(&yx_command(15, 15, &[(7, 7), (8, 8)], "yxnbest 3"));
+    let lines = messages(&seen, "MESSAGE NBEST ");
+    assert_eq!(lines.len(), 3, "{seen:?}");
+    let done: Vec<&str> = messages(&seen, "MESSAGE REALTIME DONE ");
+    assert_eq!(done.len(), 3, "{seen:?}");
+    assert!(done[0] != done[1] && done[1] != done[2] && done[0] != done[2]);
+    assert_eq!(messages(&seen, "MESSAGE REALTIME REFRESH").len(), 1);
+    // one move, the first of the N best
+    let moves = moves_in(&seen);
+    assert_eq!(moves.len(), 1, "{seen:?}");
+    let (r, c) = moves[0].expect("row,col");
+    assert_eq!(done[0], format!("{r},{c}"));
+}
+
+#[test]
+fn balance_answers_the_stones_as_one_move_line() {
+    let mut g = Gui::new();
+    g.send(&startup(15, 15, 0));
+    let seen = g.send(&yx_command(15, 15, &[(7, 7)], "yxbalanceone 0"));
+    let moves = moves_in(&seen);
+    assert_eq!(moves.len(), 1, "{seen:?}");
+    assert!(moves[0].is_some_and(|m| m != (7, 7)));
+    let seen = g.send(&yx_command(15, 15, &[(7, 7)], "yxbalancetwo 0"));
+    let moves = moves_in(&seen);
+    assert_eq!(moves.len(), 1, "{seen:?}");
+    // two stones on one line: Yixin-Board scans the first
+    let text = String::from_utf8(g.session.output().clone()).unwrap();
+    let last = text.lines().last().unwrap();
+    let cells: Vec<&str> = last.split(' ').collect();
+    assert_eq!(cells.len(), 2, "{last}");
+    assert_ne!(cells[0], cells[1]);
+}
+
+#[test]
+fn swap2_steps_answer_in_yixins_own_lines() {
+    let mut g = Gui::new();
+    g.send(&startup(15, 15, 1));
+    // step 1 on the new game's empty board: three stones, and nothing read as a move
+    let seen = g.send("yxswap2step1\n");
+    assert!(moves_in(&seen).is_empty(), "{seen:?}");
+    let opening: Vec<(i64, i64)> = (1..=3)
+        .map(|i| {
+            let m = messages(&seen, &format!("MESSAGE SWAP2 MOVE{i} "));
+            assert_eq!(m.len(), 1, "{seen:?}");
+            let (r, c) = m[0].split_once(' ').expect("row col");
+            (r.parse().unwrap(), c.parse().unwrap())
+        })
+        .collect();
+    assert!(opening
+        .iter()
+        .all(|&(r, c)| (0..15).contains(&r) && (0..15).contains(&c)));
+    // step 2 after three stones: swap, stay white, or two more stones
+    let seen = g.send(&yx_command(15, 15, &opening, "yxswap2step2"));
+    assert!(moves_in(&seen).is_empty(), "{seen:?}");
+    let swap1 = messages(&seen, "MESSAGE SWAP2 SWAP1 ");
+    let four = messages(&seen, "MESSAGE SWAP2 MOVE4 ");
+    let five = messages(&seen, "MESSAGE SWAP2 MOVE5 ");
+    assert!(
+        (swap1.len() == 1 && ["YES", "NO"].contains(&swap1[0]) && four.is_empty())
+            || (swap1.is_empty() && four.len() == 1 && five.len() == 1),
+        "{seen:?}"
+    );
+    // step 3 after five stones: which colour the engine takes
+    let five_stones = [(7, 7), (7, 8), (9, 9), (8, 6), (6, 9)];
+    let seen = g.send(&yx_command(15, 15, &five_stones, "yxswap2step3"));
+    assert!(moves_in(&seen).is_empty(), "{seen:?}");
+    let swap2 = messages(&seen, "MESSAGE SWAP2 SWAP2 ");
+    assert!(
+        swap2.len() == 1 && ["YES", "NO"].contains(&swap2[0]),
+        "{seen:?}"
+    );
+    // a step on the wrong number of stones is refused, not answered with a move
+    let seen = g.send(&yx_command(15, 15, &[(7, 7)], "yxswap2step2"));
+    assert!(moves_in(&seen).is_empty(), "{seen:?}");
+    assert!(seen
+        .iter()
+        .any(|s| matches!(s, Seen::Other(l) if l.starts_with("ERROR"))));
+}
+
+#[test]
+fn two_threads_play_legal_moves() {
+    let mut g = Gui::new();
+    g.send(&startup(15, 15, 0).replace("thread_num 1", "thread_num 2"));
+    let mut stones = vec![(7, 7)];
+    for _ in 0..4 {
+        let moves = g.moves(&think_block(15, 15, &stones));
+        assert_eq!(moves.len(), 1);
+        let m = moves[0].expect("row,col");
+        assert!(!stones.contains(&m) && (0..15).contains(&m.0) && (0..15).contains(&m.1));
+        stones.push(m);
+        // the person's reply: the first free cell from a corner
+        let free = (0..15)
+            .flat_map(|r| (0..15).map(move |c| (r, c)))
+            .find(|p| !stones.contains(p))
+            .unwrap();
+        stones.push(free);
+    }
+}

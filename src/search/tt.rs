@@ -229,4 +229,33 @@ mod tests {
         assert!(tt.probe(43, 3).is_none());
         assert!(tt.size_bytes() <= 1 << 20);
     }
+
+    #[test]
+    fn threads_writing_at_once_never_read_another_positions_data() {
+        // a tiny table, so the threads fight over the same buckets
+        let tt = TranspositionTable::new(0);
+        let data = |k: u64| ((k % 200) as Score, (k % 97) as i32);
+        std::thread::scope(|s| {
+            for t in 0..4u64 {
+                let tt = &tt;
+                s.spawn(move || {
+                    let mut k = t.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+                    for _ in 0..200_000 {
+                        k ^= k << 13;
+                        k ^= k >> 7;
+                        k ^= k << 17;
+                        let (score, depth) = data(k);
+                        tt.store(k, 0, Pos::new(1, 2), score, score, depth, Bound::Lower);
+                        let probe = k.rotate_left(7);
+                        if let Some(hit) = tt.probe(probe, 0) {
+                            assert_eq!((hit.score, hit.depth), data(probe));
+                        }
+                        if let Some(hit) = tt.probe(k, 0) {
+                            assert_eq!((hit.score, hit.depth), data(k));
+                        }
+                    }
+                });
+            }
+        });
+    }
 }
