@@ -57,11 +57,13 @@ fn lines_of(s: &Session<Vec<u8>>) -> Vec<String> {
         .collect()
 }
 
-/// The move replies (neither OK nor MESSAGE …) of a session so far.
+/// The move replies (`x,y`) of a session so far.
 fn moves_of(s: &Session<Vec<u8>>) -> Vec<String> {
     lines_of(s)
         .into_iter()
-        .filter(|l| l != "OK" && !l.starts_with("MESSAGE"))
+        .filter(|l| {
+            l.split(',').count() == 2 && l.split(',').all(|n| n.trim().parse::<u32>().is_ok())
+        })
         .collect()
 }
 
@@ -179,4 +181,30 @@ fn pondering_answers_the_expected_move_and_drops_a_wrong_guess() {
     s.handle_line("INFO time_left 100000");
     assert!(s.engine().pondering());
     assert_eq!(s.handle_line("END"), Flow::Quit);
+}
+
+#[test]
+fn a_stop_also_stops_the_searches_of_commands_read_before_it() {
+    let mut s = Session::new(Engine::new(), Vec::new());
+    for l in [
+        "START 15",
+        "INFO timeout_turn 60000",
+        "INFO timeout_match 0",
+    ] {
+        s.handle_line(l);
+    }
+    let t0 = Instant::now();
+    s.dispatch(Event::Line("BEGIN".into()));
+    s.dispatch(Event::Line("TURN 0,0".into()));
+    s.dispatch(Event::Line("STOP".into()));
+    s.dispatch(Event::Line("ABOUT".into()));
+    s.handle_line("INFO max_depth 3");
+    assert!(t0.elapsed() < Duration::from_secs(10), "{:?}", t0.elapsed());
+    assert_eq!(moves_of(&s).len(), 2, "{:?}", lines_of(&s));
+    assert!(lines_of(&s).last().unwrap().starts_with("name="));
+    // a later search is not stopped
+    s.handle_line("TURN 0,1");
+    assert!(lines_of(&s)
+        .iter()
+        .any(|l| l.starts_with("MESSAGE depth 3-")));
 }

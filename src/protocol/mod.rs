@@ -92,6 +92,9 @@ pub struct Session<W: Write> {
     thinking: Option<Thinking>,
     /// Input read while the engine thinks, handled once it has answered.
     pending: VecDeque<Event>,
+    /// How many of the first `pending` events came before a STOP: their searches stop at
+    /// once.
+    stopped_upto: usize,
     /// `INFO pondering 1`: think on the opponent's time.
     ponder: bool,
     /// The input has ended: quit once idle.
@@ -125,6 +128,7 @@ impl<W: Write> Session<W> {
             sender,
             thinking: None,
             pending: VecDeque::new(),
+            stopped_upto: 0,
             ponder: false,
             closing: false,
             job: 0,

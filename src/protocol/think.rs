@@ -124,7 +124,9 @@ impl<W: Write> Session<W> {
                 Flow::Quit
             }
             (Some(Command::Stop), None) => {
+                // it also stops the searches of the commands read before it
                 self.engine.stop();
+                self.stopped_upto = self.pending.len();
                 Flow::Continue
             }
             (_, None) => {
@@ -236,8 +238,14 @@ impl<W: Write> Session<W> {
             let Some(ev) = self.pending.pop_front() else {
                 break;
             };
+            let stopped = self.stopped_upto > 0;
+            self.stopped_upto = self.stopped_upto.saturating_sub(1);
             if self.dispatch(ev) == Flow::Quit {
                 return Flow::Quit;
+            }
+            if stopped && self.thinking.as_ref().is_some_and(|t| !t.is_ponder()) {
+                // a STOP came after this command: its search answers at once
+                self.engine.stop();
             }
         }
         self.idle_flow()
