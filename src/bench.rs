@@ -2,9 +2,9 @@
 //! table size. The node counts are a regression signature: any change to the search or the
 //! evaluation that changes the tree changes it.
 
-use crate::board::{Board, Pos};
+use crate::board::Pos;
+use crate::engine::{Clock, Engine, ThinkLimits};
 use crate::rules::Rule;
-use crate::search::{Limits, SearchControl, Searcher};
 use std::time::Instant;
 
 /// Depth searched by default.
@@ -107,10 +107,10 @@ pub struct BenchLine {
 
 /// Runs the benchmark; returns its lines, total nodes, total ms and the signature.
 pub fn run(depth: i32) -> (Vec<BenchLine>, u64, u64, u64) {
-    let mut searcher = Searcher::new(TT_BYTES);
+    let mut engine = Engine::new();
+    engine.set_table_bytes(TT_BYTES);
     // the table's memory is mapped before the clock starts
-    searcher.reserve_tt();
-    let control = SearchControl::default();
+    engine.reserve_table();
     let mut lines = Vec::new();
     // FNV-1a over each position's node count, best move and score
     let mut sig: u64 = 0xcbf2_9ce4_8422_2325;
@@ -122,17 +122,23 @@ pub fn run(depth: i32) -> (Vec<BenchLine>, u64, u64, u64) {
     };
     let (mut total_nodes, mut total_ms) = (0, 0);
     for (name, w, h, rule, moves) in POSITIONS {
-        let mut b = Board::new(w, h, rule);
+        engine.new_game(w, h, rule);
         for p in parse_moves(moves) {
-            b.make(p);
+            engine.commit(p);
         }
-        searcher.clear();
-        let limits = Limits {
-            depth: Some(depth),
-            ..Limits::default()
+        engine.clear_hash();
+        let limits = ThinkLimits {
+            clock: Clock {
+                turn_ms: 0,
+                match_ms: 0,
+                left_ms: None,
+                increment_ms: 0,
+            },
+            max_depth: Some(depth),
+            max_nodes: None,
         };
         let t = Instant::now();
-        let r = searcher.think(&b, &limits, &control, &mut |_| {});
+        let r = engine.think_unlimited(&limits, &mut |_| {});
         let ms = t.elapsed().as_millis() as u64;
         mix(r.nodes);
         mix(r.best.map_or(0, |p| p.index() as u64));

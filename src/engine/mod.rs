@@ -519,17 +519,52 @@ impl Engine {
         t: &ThinkLimits,
         on_iteration: &mut dyn FnMut(&Iteration),
     ) -> SearchResult {
-        self.tt_used = true;
         let limits = job::limits_for(&self.board, t);
+        self.think_here(&limits, on_iteration)
+    }
+
+    /// A search on this thread.
+    fn think_here(
+        &mut self,
+        limits: &crate::search::Limits,
+        on_iteration: &mut dyn FnMut(&Iteration),
+    ) -> SearchResult {
+        self.tt_used = true;
         let mut work = Work {
             board: self.board.clone(),
             searcher: self.take_searcher(),
             blocked: self.blocked.clone(),
             control: Arc::new(SearchControl::default()),
         };
-        let r = work.think(&limits, &[], on_iteration);
+        let r = work.think(limits, &[], on_iteration);
         self.searcher = Some(work.searcher);
         r
+    }
+
+    /// [`Engine::think`] with only the depth and node limits of `t`, no clock (benchmarks,
+    /// analysis to a fixed depth).
+    pub fn think_unlimited(
+        &mut self,
+        t: &ThinkLimits,
+        on_iteration: &mut dyn FnMut(&Iteration),
+    ) -> SearchResult {
+        let limits = crate::search::Limits {
+            depth: t.max_depth,
+            nodes: t.max_nodes,
+            ..Default::default()
+        };
+        self.think_here(&limits, on_iteration)
+    }
+
+    /// Sets the transposition table's limit to exactly `bytes`, whatever the memory limit
+    /// (benchmarks: the same table on every machine).
+    pub fn set_table_bytes(&mut self, bytes: usize) {
+        self.searcher().set_tt_limit(bytes);
+    }
+
+    /// Builds the table at its full size now, off any clock.
+    pub fn reserve_table(&mut self) {
+        self.searcher().reserve_tt();
     }
 
     /// Plays our own move (from [`Engine::think`]).
