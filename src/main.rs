@@ -4,8 +4,8 @@
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use rensa::board::Color;
-use rensa::engine::Engine;
 use rensa::engine::score_text;
+use rensa::engine::Engine;
 use rensa::play::PlayOptions;
 use rensa::protocol::{Event, Session};
 use rensa::rules::Rule;

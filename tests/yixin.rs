@@ -232,6 +232,18 @@ fn yxblock_keeps_the_engine_off_blocked_cells_until_undone_or_reset() {
 }
 
 #[test]
+fn a_blocked_centre_on_an_empty_board_moves_next_to_it() {
+    let mut g = Gui::new();
+    g.send(&startup(15, 15, 0));
+    g.send("yxblock\n7,7\ndone\n");
+    let m = g.moves(&think_block(15, 15, &[]))[0].expect("a move");
+    assert!(
+        m != (7, 7) && m.0.abs_diff(7) <= 1 && m.1.abs_diff(7) <= 1,
+        "{m:?}"
+    );
+}
+
+#[test]
 fn a_move_comes_back_even_when_every_cell_is_blocked() {
     let mut g = Gui::new();
     g.send(&startup(5, 5, 0));

@@ -54,11 +54,18 @@ impl Worker<'_> {
             pv: Vec::new(),
         };
         let moves = self.ordered_moves(0, Pos::NONE, Focus::All);
-        // every legal cell, in case the candidates near stones are all illegal
+        // every legal cell, the nearest the centre first, in case the candidates near stones
+        // are all illegal or excluded (an empty board with its centre blocked)
         let fallback = if moves.is_empty() {
+            let c = self.board.center();
+            let dist = |p: Pos| {
+                let (dx, dy) = (p.x().abs_diff(c.x()), p.y().abs_diff(c.y()));
+                (dx * dx + dy * dy, p)
+            };
             self.board
                 .empty_cells()
-                .find(|&p| self.board.is_legal(p) && !self.excluded.contains(&p))
+                .filter(|&p| self.board.is_legal(p) && !self.excluded.contains(&p))
+                .min_by_key(|&p| dist(p))
         } else {
             None
         };
