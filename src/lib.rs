@@ -16,4 +16,5 @@ pub mod play;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod selfplay;
 pub mod solve;

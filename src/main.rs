@@ -21,6 +21,7 @@ USAGE:
                              thread; prints nodes, nodes per second and a signature
     pbrain-rensa play ...    play a game in the terminal (see play --help)
     pbrain-rensa solve ...   solve a small m,n,k-game exactly (see solve --help)
+    pbrain-rensa selfplay .. play itself and write training positions (see selfplay --help)
     pbrain-rensa --help      this text
     pbrain-rensa --version   the version
 
@@ -41,11 +42,12 @@ fn main() -> Result<()> {
             };
             bench(depth)
         }
-        Some("play" | "solve") => {
+        Some("play" | "solve" | "selfplay") => {
             let cli = Cli::parse();
             match cli.command {
                 Command::Play(a) => play(a),
                 Command::Solve(a) => solve(a),
+                Command::Selfplay(a) => selfplay(a),
             }
         }
         Some("-h" | "--help" | "help") => {
@@ -80,6 +82,88 @@ enum Command {
     Play(PlayArgs),
     /// Prove the value of an m,n,k-game (k in a row on an m x n board) by full search.
     Solve(SolveArgs),
+    /// Play Rensa against itself and write training positions (see src/selfplay.rs for the
+    /// file format). Resumes the file when it exists.
+    Selfplay(SelfplayArgs),
+}
+
+#[derive(clap::Args)]
+struct SelfplayArgs {
+    /// The file to write (or resume).
+    #[arg(long, short)]
+    out: std::path::PathBuf,
+    /// Games the file holds when done.
+    #[arg(long, short, default_value_t = 100)]
+    games: u64,
+    /// Nodes searched for each move.
+    #[arg(long, short, default_value_t = 20_000)]
+    nodes: u64,
+    /// Games played at once (default: one per hardware thread).
+    #[arg(long, short)]
+    jobs: Option<usize>,
+    #[arg(long, short, default_value_t = 1)]
+    seed: u64,
+    /// Rules, comma-separated: freestyle, standard, renju, caro, caro-exact or numbers.
+    #[arg(long, default_value = "freestyle,standard,renju,caro")]
+    rules: String,
+    /// Square board sizes, comma-separated.
+    #[arg(long, default_value = "15,20")]
+    sizes: String,
+    /// Share of the eligible positions written, per mille.
+    #[arg(long, default_value_t = 250, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    sample: u64,
+}
+
+fn selfplay(a: SelfplayArgs) -> Result<()> {
+    let rules = a
+        .rules
+        .split(',')
+        .map(|r| parse_rule(r.trim()))
+        .collect::<Result<Vec<_>>>()?;
+    let sizes = a
+        .sizes
+        .split(',')
+        .map(|s| {
+            let n: usize = s
+                .trim()
+                .parse()
+                .with_context(|| format!("bad size '{s}'"))?;
+            if !Engine::size_supported(n as i64, n as i64) {
+                bail!("board size {n} is not supported (5 to 32)");
+            }
+            Ok(n)
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let jobs = a
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let opts = rensa::selfplay::Options {
+        games: a.games,
+        nodes: a.nodes,
+        jobs,
+        seed: a.seed,
+        rules,
+        sizes,
+        sample_permille: a.sample,
+    };
+    let start = std::time::Instant::now();
+    let mut first: Option<u64> = None;
+    let mut progress = |done: u64, of: u64, records: u64| {
+        let since = *first.get_or_insert(done);
+        let secs = start.elapsed().as_secs_f64().max(0.001);
+        let rate = (done - since) as f64 / secs * 3600.0;
+        let bar = "#".repeat((done * 30 / of.max(1)) as usize);
+        eprint!(
+            "\rselfplay [{bar:<30}] {done}/{of} games, {records} positions, {rate:.0} games/h "
+        );
+        if done >= of {
+            eprintln!();
+        }
+    };
+    let n = rensa::selfplay::run(&a.out, &opts, &mut progress)
+        .with_context(|| format!("writing {}", a.out.display()))?;
+    println!("{n} positions in {}", a.out.display());
+    Ok(())
 }
 
 #[derive(clap::Args)]
