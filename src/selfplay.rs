@@ -287,6 +287,16 @@ fn open(path: &Path) -> io::Result<(File, Contents)> {
     ))
 }
 
+/// A position of a game as it was played.
+struct Seen {
+    stones: Vec<(Pos, Color)>,
+    side: Color,
+    /// The search's value for the side to move.
+    score: i32,
+    /// Whether it may be written: no mate score, no five to make or block.
+    counts: bool,
+}
+
 /// Limits of a search of `nodes` nodes, whatever the clock.
 fn by_nodes(nodes: u64) -> ThinkLimits {
     ThinkLimits {
@@ -308,8 +318,7 @@ fn play_game(engine: &mut Engine, game: u32, opts: &Options, keys: &Mutex<HashSe
     let size = opts.sizes[(rng.next_u64() % opts.sizes.len() as u64) as usize];
     engine.clear_hash();
     balanced_opening(engine, rule, size, opts.nodes, &mut rng);
-    // (position before the move, side to move, score, whether it counts)
-    let mut seen: Vec<(Vec<(Pos, Color)>, Color, i32, bool)> = Vec::new();
+    let mut seen: Vec<Seen> = Vec::new();
     let winner = loop {
         let b = engine.board();
         if b.is_full() {
@@ -323,7 +332,12 @@ fn play_game(engine: &mut Engine, game: u32, opts: &Options, keys: &Mutex<HashSe
         let Some(p) = r.best else {
             break None;
         };
-        seen.push((stones, side, r.score, !forced && !is_mate_score(r.score)));
+        seen.push(Seen {
+            stones,
+            side,
+            score: r.score,
+            counts: !forced && !is_mate_score(r.score),
+        });
         engine.commit(p);
         if engine.board().is_five_at(p) {
             break Some(side);
@@ -331,7 +345,13 @@ fn play_game(engine: &mut Engine, game: u32, opts: &Options, keys: &Mutex<HashSe
     };
     let plies = seen.len();
     let mut records = Vec::new();
-    for (stones, side, score, counts) in seen {
+    for Seen {
+        stones,
+        side,
+        score,
+        counts,
+    } in seen
+    {
         if !counts || rng.next_u64() % 1000 >= opts.sample_permille {
             continue;
         }
