@@ -208,3 +208,67 @@ fn a_stop_also_stops_the_searches_of_commands_read_before_it() {
         .iter()
         .any(|l| l.starts_with("MESSAGE depth 3-")));
 }
+
+/// A session pondering after its move in a 3-stone position.
+fn pondering_session(extra: &[&str]) -> Session<Vec<u8>> {
+    let mut s = Session::new(Engine::new(), Vec::new());
+    for l in ["START 15", "INFO timeout_turn 5000", "INFO pondering 1"] {
+        s.handle_line(l);
+    }
+    for l in extra {
+        s.handle_line(l);
+    }
+    for l in ["BOARD", "7,7,2", "8,8,1", "7,8,2", "DONE"] {
+        s.handle_line(l);
+    }
+    assert!(s.engine().pondering());
+    s
+}
+
+/// The opponent's move the last summary expects.
+fn expected_reply(s: &Session<Vec<u8>>) -> (i64, i64) {
+    let pv = lines_of(s)
+        .into_iter()
+        .rev()
+        .find(|l| l.starts_with("MESSAGE depth"))
+        .unwrap();
+    let guess = pv.split(" pv ").nth(1).unwrap().split(' ').nth(1).unwrap();
+    (
+        (guess.as_bytes()[0] - b'a') as i64,
+        guess[1..].parse::<i64>().unwrap() - 1,
+    )
+}
+
+#[test]
+fn the_end_of_input_ends_a_ponder_search() {
+    let mut s = pondering_session(&[]);
+    // blank lines, unknown commands and ABOUT leave it pondering
+    s.handle_line("");
+    s.handle_line("FOO");
+    s.handle_line("ABOUT");
+    assert!(s.engine().pondering());
+    let t0 = Instant::now();
+    assert_eq!(s.dispatch(Event::Closed), Flow::Quit);
+    assert!(!s.engine().busy());
+    assert!(t0.elapsed() < Duration::from_secs(2));
+}
+
+#[test]
+fn with_a_depth_limit_the_expected_move_is_searched_anew() {
+    let mut s = pondering_session(&["INFO max_depth 3"]);
+    let (x, y) = expected_reply(&s);
+    std::thread::sleep(Duration::from_millis(200));
+    s.handle_line(&format!("TURN {x},{y}"));
+    let last = lines_of(&s)
+        .into_iter()
+        .rev()
+        .find(|l| l.starts_with("MESSAGE depth"))
+        .unwrap();
+    let depth: i32 = last["MESSAGE depth ".len()..]
+        .split('-')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(depth <= 3, "{last}");
+}

@@ -390,6 +390,10 @@ fn swap2_steps_answer_in_yixins_own_lines() {
         swap2.len() == 1 && ["YES", "NO"].contains(&swap2[0]),
         "{seen:?}"
     );
+    // a new game's step 1 comes with no board: the old stones are gone
+    let seen = g.send("yxswap2step1\n");
+    assert_eq!(messages(&seen, "MESSAGE SWAP2 MOVE3 ").len(), 1, "{seen:?}");
+    assert_eq!(g.session.engine().board().stone_count(), 3);
     // a step on the wrong number of stones is refused, not answered with a move
     let seen = g.send(&yx_command(15, 15, &[(7, 7)], "yxswap2step2"));
     assert!(moves_in(&seen).is_empty(), "{seen:?}");

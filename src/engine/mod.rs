@@ -285,13 +285,14 @@ impl Engine {
         job.pondering = false;
         let pondered = job.started.elapsed().as_millis() as u64;
         let soft = limits.soft_ms.unwrap_or(u64::MAX);
-        let hard = limits
-            .hard_ms
-            .map_or(u64::MAX, |h| pondered.saturating_add(h));
         if pondered >= soft {
             job.control.stop();
         } else {
-            job.control.set_time(soft, hard);
+            // the turn's hard limit runs from now; depth and nodes as for any move
+            job.control.set_limits(&crate::search::Limits {
+                hard_ms: limits.hard_ms.map(|h| pondered.saturating_add(h)),
+                ..limits
+            });
         }
     }
 

@@ -157,6 +157,8 @@ impl<W: Write> Session<W> {
             Event::Search(id, r) => self.report(id, r),
             Event::Closed => {
                 self.closing = true;
+                // nobody will answer: a ponder search would run for ever
+                self.stop_pondering();
                 self.idle_flow()
             }
             input => {

@@ -96,6 +96,12 @@ impl<W: Write> Session<W> {
     /// Yixin-Board's own Swap2 steps: 1 on an empty board, 2 after three stones, 3 after
     /// five (set with `yxboard`).
     pub(super) fn yx_swap2(&mut self, step: u8) -> Flow {
+        if step == 1 {
+            // sent right after New Game, with no start or board: the old game is over
+            let b = self.engine.board();
+            let (w, h) = (b.width(), b.height());
+            self.engine.new_game(w, h, self.rule);
+        }
         let want = [0, 0, 3, 5][step as usize];
         let n = self.engine.board().stone_count();
         if n != want {
@@ -134,11 +140,20 @@ impl<W: Write> Session<W> {
                 Flow::Continue
             }
             (Some(Command::Stop), Some(_)) => Flow::Continue,
+            // nothing that needs the engine: the ponder search goes on
+            (None | Some(Command::Unknown(_) | Command::About), Some(_))
+                if matches!(ev, Event::Line(_)) =>
+            {
+                self.input(ev)
+            }
             (Some(Command::Info(key, _)), Some(_)) if CLOCK_KEYS.contains(&key.as_str()) => {
                 self.input(ev)
             }
+            // (a depth or node limit is a strength setting: a ponder search may be past it)
             (&Some(Command::Turn(x, y)), Some(guess))
-                if (x, y) == (guess.x() as i64, guess.y() as i64) =>
+                if (x, y) == (guess.x() as i64, guess.y() as i64)
+                    && self.max_depth.is_none()
+                    && self.max_nodes.is_none() =>
             {
                 self.ponder_hit(x, y)
             }
@@ -330,6 +345,10 @@ impl<W: Write> Session<W> {
             }),
             (Thinking::YxSwap2(step), Answer::Swap2(a)) => {
                 let yx = |n: usize, p: Pos| format!("MESSAGE SWAP2 MOVE{n} {} {}", p.x(), p.y());
+                if let Swap2Answer::Move(p) = a {
+                    // Yixin-Board sends the position again and asks for the move: not played
+                    let _ = self.engine.takeback(p.x() as i64, p.y() as i64);
+                }
                 let lines = match (step, a) {
                     (_, Swap2Answer::Opening(ps)) => {
                         vec![yx(1, ps[0]), yx(2, ps[1]), yx(3, ps[2])]

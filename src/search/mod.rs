@@ -86,6 +86,9 @@ pub struct SearchControl {
     /// Milliseconds from the search's start; `u64::MAX` = none.
     soft_ms: AtomicU64,
     hard_ms: AtomicU64,
+    /// `u64::MAX` = none.
+    depth: AtomicU64,
+    nodes: AtomicU64,
     /// Nodes searched by the helper threads so far (Lazy SMP), for the reports.
     helper_nodes: AtomicU64,
 }
@@ -97,6 +100,8 @@ impl Default for SearchControl {
             version: AtomicU64::new(0),
             soft_ms: AtomicU64::new(u64::MAX),
             hard_ms: AtomicU64::new(u64::MAX),
+            depth: AtomicU64::new(u64::MAX),
+            nodes: AtomicU64::new(u64::MAX),
             helper_nodes: AtomicU64::new(0),
         }
     }
@@ -113,23 +118,31 @@ impl SearchControl {
         self.stop.load(Ordering::Relaxed)
     }
 
-    /// New time limits, in milliseconds from the search's start: they replace the ones it
-    /// started with.
-    pub fn set_time(&self, soft_ms: u64, hard_ms: u64) {
-        self.soft_ms.store(soft_ms, Ordering::SeqCst);
-        self.hard_ms.store(hard_ms, Ordering::SeqCst);
+    /// New limits (times in milliseconds from the search's start, nodes counted from its
+    /// start): they replace the ones it started with.
+    pub fn set_limits(&self, limits: &Limits) {
+        let put = |a: &AtomicU64, v: Option<u64>| a.store(v.unwrap_or(u64::MAX), Ordering::SeqCst);
+        put(&self.soft_ms, limits.soft_ms);
+        put(&self.hard_ms, limits.hard_ms);
+        put(&self.depth, limits.depth.map(|d| d.max(1) as u64));
+        put(&self.nodes, limits.nodes);
         self.version.fetch_add(1, Ordering::SeqCst);
     }
 
-    /// The limits of [`SearchControl::set_time`] when they changed since `seen`.
-    fn time_update(&self, seen: &mut u64) -> Option<(Option<u64>, Option<u64>)> {
+    /// The limits of [`SearchControl::set_limits`] when they changed since `seen`.
+    fn limits_update(&self, seen: &mut u64) -> Option<Limits> {
         let v = self.version.load(Ordering::SeqCst);
         if v == *seen {
             return None;
         }
         *seen = v;
         let get = |a: &AtomicU64| Some(a.load(Ordering::SeqCst)).filter(|&t| t != u64::MAX);
-        Some((get(&self.soft_ms), get(&self.hard_ms)))
+        Some(Limits {
+            soft_ms: get(&self.soft_ms),
+            hard_ms: get(&self.hard_ms),
+            depth: get(&self.depth).map(|d| d.min(MAX_DEPTH as u64) as i32),
+            nodes: get(&self.nodes),
+        })
     }
 }
 
@@ -325,11 +338,11 @@ impl Worker<'_> {
         self.aborted
     }
 
-    /// Takes in time limits set on the control since the last look.
+    /// Takes in limits set on the control since the last look (the main thread's: a
+    /// helper's control never changes them).
     fn sync_time(&mut self) {
-        if let Some((soft, hard)) = self.control.time_update(&mut self.time_version) {
-            self.limits.soft_ms = soft;
-            self.limits.hard_ms = hard;
+        if let Some(l) = self.control.limits_update(&mut self.time_version) {
+            self.limits = l;
         }
     }
 

@@ -235,6 +235,10 @@ impl Worker<'_> {
             if self.board.stone_count() + depth as usize >= self.board.cell_count() + 2 {
                 break;
             }
+            // a depth limit may come late (a ponder search's, when the guess was right)
+            if self.limits.depth.is_some_and(|d| depth >= d) {
+                break;
+            }
         }
     }
 }
