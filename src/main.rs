@@ -7,10 +7,11 @@ use rensa::board::Color;
 use rensa::engine::score_text;
 use rensa::engine::Engine;
 use rensa::play::PlayOptions;
-use rensa::protocol::{Event, Session};
+use rensa::protocol::{Event, Session, MAX_QUEUED};
 use rensa::rules::Rule;
 use rensa::solve::SolveRule;
 use std::io::{Read, Write};
+use std::sync::atomic::Ordering;
 
 const HELP: &str = "\
 pbrain-rensa - the Rensa gomoku engine
@@ -358,6 +359,17 @@ enum Input {
     TooLong(usize),
 }
 
+/// Whether a line is STOP, YXSTOP or END.
+fn is_stop_or_end(ev: &Event) -> bool {
+    let Event::Line(l) = ev else {
+        return false;
+    };
+    let word = l.split_whitespace().next().unwrap_or("");
+    ["STOP", "YXSTOP", "END"]
+        .iter()
+        .any(|w| word.eq_ignore_ascii_case(w))
+}
+
 /// The longest line kept. The longest real command (a BOARD line, an INFO folder path) is
 /// far shorter; past this a line is counted and dropped, so no input grows memory.
 const MAX_LINE: usize = 64 << 10;
@@ -396,6 +408,7 @@ fn run_protocol() -> Result<()> {
     let stdout = std::io::stdout();
     let mut session = Session::new(Engine::new(), stdout.lock());
     let tx = session.sender();
+    let queued = session.queued();
     // The reader thread hands over every line at once: the session serves STOP and END
     // while the engine's thread searches, and pondering needs the opponent's move at once.
     std::thread::Builder::new()
@@ -420,6 +433,17 @@ fn run_protocol() -> Result<()> {
                         Input::Line(l) => Event::Line(l),
                         Input::TooLong(n) => Event::Overlong(n),
                     };
+                    // wait while the session is far behind; STOP and END get a little
+                    // more room, so that they still reach a search behind a flood
+                    let room = if is_stop_or_end(&ev) {
+                        MAX_QUEUED + (1 << 20)
+                    } else {
+                        MAX_QUEUED
+                    };
+                    while queued.load(Ordering::Acquire) > room {
+                        std::thread::sleep(std::time::Duration::from_millis(1));
+                    }
+                    queued.fetch_add(ev.cost(), Ordering::AcqRel);
                     if tx.send(ev).is_err() {
                         return;
                     }

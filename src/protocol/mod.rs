@@ -10,7 +10,9 @@ use crate::rules::Rule;
 use parse::{parse, parse_int, parse_pair, parse_triple, Command};
 use std::collections::VecDeque;
 use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::Arc;
 use think::Thinking;
 
 pub const ABOUT: &str = concat!(
@@ -34,6 +36,21 @@ pub enum Event {
     Closed,
     /// A report of the engine's job with this number.
     Search(u64, Report),
+}
+
+/// The most input held unhandled (bytes, [`Event::cost`]): past this the input side waits,
+/// so input sent faster than it is handled (during a search) cannot grow memory. STOP and
+/// END may pass a full queue by a little, so that they still act.
+pub const MAX_QUEUED: usize = 8 << 20;
+
+impl Event {
+    /// What an input event counts against [`MAX_QUEUED`].
+    pub fn cost(&self) -> usize {
+        match self {
+            Event::Line(l) => l.len() + 64,
+            _ => 64,
+        }
+    }
 }
 
 /// Whether the session goes on after a line.
@@ -92,6 +109,8 @@ pub struct Session<W: Write> {
     thinking: Option<Thinking>,
     /// Input read while the engine thinks, handled once it has answered.
     pending: VecDeque<Event>,
+    /// Bytes of input sent to the session and not yet handled (see [`MAX_QUEUED`]).
+    queued: Arc<AtomicUsize>,
     /// How many of the first `pending` events came before a STOP: their searches stop at
     /// once.
     stopped_upto: usize,
@@ -128,6 +147,7 @@ impl<W: Write> Session<W> {
             sender,
             thinking: None,
             pending: VecDeque::new(),
+            queued: Arc::new(AtomicUsize::new(0)),
             stopped_upto: 0,
             ponder: false,
             closing: false,
@@ -139,6 +159,12 @@ impl<W: Write> Session<W> {
     /// Where the input side sends what it reads (see [`Session::run`]).
     pub fn sender(&self) -> Sender<Event> {
         self.sender.clone()
+    }
+
+    /// The count of input bytes sent and not yet handled: the input side adds each event's
+    /// [`Event::cost`] before sending it and waits while it is over [`MAX_QUEUED`].
+    pub fn queued(&self) -> Arc<AtomicUsize> {
+        Arc::clone(&self.queued)
     }
 
     /// Serves events until END, the end of input or a closed output.
@@ -170,6 +196,17 @@ impl<W: Write> Session<W> {
         }
     }
 
+    /// An input event is handled (not queued): its bytes leave the count.
+    fn handled(&self, ev: &Event) {
+        let cost = ev.cost();
+        // events from handle_line were never counted
+        let _ = self
+            .queued
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |q| {
+                Some(q.saturating_sub(cost))
+            });
+    }
+
     /// Quit when the input has ended and nothing is left to do.
     fn idle_flow(&self) -> Flow {
         if self.closing && self.thinking.is_none() && self.pending.is_empty() {
@@ -180,6 +217,7 @@ impl<W: Write> Session<W> {
     }
 
     fn input(&mut self, ev: Event) -> Flow {
+        self.handled(&ev);
         match ev {
             Event::Line(l) => self.line(&l),
             Event::Overlong(n) => self.overlong_line(n),

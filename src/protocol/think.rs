@@ -124,6 +124,9 @@ impl<W: Write> Session<W> {
             Event::Line(l) if self.block.is_none() => parse(l).ok().flatten(),
             _ => None,
         };
+        if matches!(cmd, Some(Command::End | Command::Stop)) {
+            self.handled(&ev);
+        }
         match (&cmd, ponder) {
             (Some(Command::End), _) => {
                 self.engine.stop();
