@@ -106,8 +106,9 @@ pub struct BenchLine {
 }
 
 /// Runs the benchmark; returns its lines, total nodes, total ms and the signature.
-pub fn run(depth: i32) -> (Vec<BenchLine>, u64, u64, u64) {
+pub fn run(depth: i32, threads: usize) -> (Vec<BenchLine>, u64, u64, u64) {
     let mut engine = Engine::new();
+    engine.set_threads(threads);
     engine.set_table_bytes(TT_BYTES);
     // the table's memory is mapped before the clock starts
     engine.reserve_table();

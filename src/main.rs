@@ -17,14 +17,15 @@ const HELP: &str = "\
 pbrain-rensa - the Rensa gomoku engine
 
 USAGE:
-    pbrain-rensa             speak the Gomocup/Piskvork protocol on stdin/stdout
-    pbrain-rensa bench [D]   search the benchmark positions to depth D (default 8) on one
-                             thread; prints nodes, nodes per second and a signature
-    pbrain-rensa play ...    play a game in the terminal (see play --help)
-    pbrain-rensa solve ...   solve a small m,n,k-game exactly (see solve --help)
-    pbrain-rensa selfplay .. play itself and write training positions (see selfplay --help)
-    pbrain-rensa --help      this text
-    pbrain-rensa --version   the version
+    pbrain-rensa                speak the Gomocup/Piskvork protocol on stdin/stdout
+    pbrain-rensa bench [D] [T]  search the benchmark positions to depth D (default 8) on
+                                T threads (default 1); prints nodes, nodes per second and
+                                a signature (repeatable with one thread)
+    pbrain-rensa play ...       play a game in the terminal (see play --help)
+    pbrain-rensa solve ...      solve a small m,n,k-game exactly (see solve --help)
+    pbrain-rensa selfplay ...   play itself and write training positions (selfplay --help)
+    pbrain-rensa --help         this text
+    pbrain-rensa --version      the version
 
 Logs go to stderr; set RUST_LOG (error, warn, info, debug, trace) to see them.
 See README.md and protocol.md.";
@@ -41,7 +42,13 @@ fn main() -> Result<()> {
                 Some(d) => d.parse().with_context(|| format!("bad depth '{d}'"))?,
                 None => rensa::bench::DEFAULT_DEPTH,
             };
-            bench(depth)
+            let threads = match args.get(2) {
+                Some(t) => t
+                    .parse()
+                    .with_context(|| format!("bad thread count '{t}'"))?,
+                None => 1,
+            };
+            bench(depth, threads)
         }
         Some("play" | "solve" | "selfplay") => {
             let cli = Cli::parse();
@@ -332,8 +339,8 @@ fn play(a: PlayArgs) -> Result<()> {
     Ok(())
 }
 
-fn bench(depth: i32) -> Result<()> {
-    let (lines, nodes, ms, sig) = rensa::bench::run(depth);
+fn bench(depth: i32, threads: usize) -> Result<()> {
+    let (lines, nodes, ms, sig) = rensa::bench::run(depth, threads);
     for l in &lines {
         println!(
             "{:<22} nodes {:>10}  time {:>6} ms  best {:>4}  ev {}",
@@ -345,6 +352,10 @@ fn bench(depth: i32) -> Result<()> {
         );
     }
     println!("depth      {depth}");
+    if threads > 1 {
+        // helpers make the tree depend on timing: no signature to compare
+        println!("threads    {threads} (the signature is for one thread only)");
+    }
     println!("nodes      {nodes}");
     println!("time       {ms} ms");
     println!("nps        {}", nodes * 1000 / ms.max(1));

@@ -21,6 +21,10 @@ pub const MAX_THREADS: usize = 64;
 /// board, stacks and the part of its system stack it touches.
 pub const THREAD_BYTES: u64 = 4 << 20;
 
+/// Stack of a helper thread: the recursion is bounded by the ply limit and needs far less;
+/// only the pages it touches count.
+const HELPER_STACK_BYTES: usize = 16 << 20;
+
 /// What each search thread keeps for itself across moves.
 pub(super) struct ThreadTables {
     pub(super) history: Vec<[i32; 2]>,
@@ -241,11 +245,20 @@ impl Searcher {
                 for (i, tables) in idle.take().into_iter().flatten().enumerate() {
                     let (board, root_moves) = (w.board.clone(), w.root_moves.clone());
                     let sh = shared(&inner, None);
-                    scope.spawn(move || {
+                    let helper = move || {
                         let mut h = Worker::new(&board, &helper_limits, tables, sh, i + 1);
                         h.root_moves = root_moves;
                         h.iterate_helper();
-                    });
+                    };
+                    // the stack of the engine's own search thread; without a helper the
+                    // main thread simply searches alone
+                    let spawned = std::thread::Builder::new()
+                        .name(format!("rensa-helper-{}", i + 1))
+                        .stack_size(HELPER_STACK_BYTES)
+                        .spawn_scoped(scope, helper);
+                    if let Err(e) = spawned {
+                        log::warn!("helper thread {} not started: {e}", i + 1);
+                    }
                 }
             };
             let mut w = Worker::new(board, limits, main, shared(control, Some(&inner)), 0);
