@@ -244,10 +244,10 @@ impl Engine {
             match run {
                 Ok(answer) => {
                     let board = changes_board.then(|| work.board.clone());
-                    let back = Some((work.searcher, board));
-                    // the searcher goes back before the answer is heard
+                    // the answer is heard first; whoever hears it joins this thread to get
+                    // the searcher back
                     report(Report::Done(answer));
-                    back
+                    Some((work.searcher, board))
                 }
                 Err(e) => {
                     let why = e
