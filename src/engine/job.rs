@@ -123,30 +123,31 @@ impl Work {
         }
     }
 
-    /// The `n` best moves, one search each with the earlier ones excluded, each with an
-    /// equal share of the turn.
+    /// The `n` best moves by a multi-PV search over the whole turn; each line is reported,
+    /// best first, then the best move is the answer.
     fn nbest(&mut self, t: &ThinkLimits, n: usize, report: &mut dyn FnMut(Report)) -> Answer {
-        let n = n.min(64);
-        let share = share_of(t, n as u64);
-        let mut found: Vec<Pos> = Vec::new();
-        let mut first: Option<SearchResult> = None;
-        for i in 0..n {
-            let limits = limits_for(&self.board, &share);
-            let r = self.think(&limits, &found, &mut |it| {
-                report(Report::Iteration(it.clone()))
-            });
-            let Some(p) = r.best.filter(|p| !found.contains(p)) else {
-                break;
-            };
-            found.push(p);
-            report(Report::Line(i, r.clone()));
-            first.get_or_insert(r);
-            if self.control.stopped() {
-                break;
-            }
+        let limits = Limits {
+            multipv: n.min(64),
+            ..limits_for(&self.board, t)
+        };
+        let r = self.think(&limits, &[], &mut |it| {
+            report(Report::Iteration(it.clone()))
+        });
+        if r.lines.is_empty() {
+            // decided at the root (a five, a forced block, a proven win): one line
+            report(Report::Line(0, r.clone()));
         }
-        // no legal move at all: the plain search says so
-        Answer::Move(first.unwrap_or_else(|| self.think(&Limits::default(), &[], &mut |_| {})))
+        for (i, (score, pv)) in r.lines.iter().enumerate() {
+            let line = SearchResult {
+                best: pv.first().copied(),
+                score: *score,
+                pv: pv.clone(),
+                lines: Vec::new(),
+                ..r.clone()
+            };
+            report(Report::Line(i, line));
+        }
+        Answer::Move(r)
     }
 
     /// Answers a Swap2 step; the position is left as the answer makes it.
@@ -274,5 +275,6 @@ pub(super) fn limits_for(board: &Board, t: &ThinkLimits) -> Limits {
         nodes: t.max_nodes,
         soft_ms: Some(budget.soft_ms),
         hard_ms: Some(budget.hard_ms),
+        multipv: 0,
     }
 }

@@ -159,6 +159,26 @@ fn nbest_reports_distinct_moves_best_first() {
         })
         .collect();
     assert_eq!(lines.len(), 3, "{reports:?}");
+    // one search to one depth: the lines come best first
+    let scores: Vec<Score> = reports
+        .iter()
+        .filter_map(|r| match r {
+            Report::Line(_, r) => Some(r.score),
+            _ => None,
+        })
+        .collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    // every iteration reports each line, the best first
+    let firsts = reports
+        .iter()
+        .filter(|r| matches!(r, Report::Iteration(it) if it.line == 0))
+        .count();
+    let thirds = reports
+        .iter()
+        .filter(|r| matches!(r, Report::Iteration(it) if it.line == 2))
+        .count();
+    assert_eq!(firsts, 3, "{reports:?}");
+    assert_eq!(thirds, 3, "{reports:?}");
     assert!(lines[0] != lines[1] && lines[1] != lines[2] && lines[0] != lines[2]);
     match reports.last() {
         Some(Report::Done(Answer::Move(r))) => assert_eq!(r.best, Some(lines[0])),

@@ -283,6 +283,10 @@ impl<W: Write> Session<W> {
             pv_text(&it.pv)
         );
         log::debug!("{line}");
+        if it.line > 0 {
+            // a multi-PV search's other lines
+            return self.reply(&format!("MESSAGE line {} {line}", it.line + 1));
+        }
         if self.reply(&format!("MESSAGE {line}")) == Flow::Quit {
             return Flow::Quit;
         }

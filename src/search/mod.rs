@@ -74,6 +74,9 @@ pub struct Limits {
     pub nodes: Option<u64>,
     pub soft_ms: Option<u64>,
     pub hard_ms: Option<u64>,
+    /// Root moves searched to the full window at each depth, best first (0 or 1: just the
+    /// best; more: multi-PV, each line searched with the better ones excluded).
+    pub multipv: usize,
 }
 
 /// How a running search is steered from another thread: stopped, or given its time limits
@@ -142,6 +145,7 @@ impl SearchControl {
             hard_ms: get(&self.hard_ms),
             depth: get(&self.depth).map(|d| d.min(MAX_DEPTH as u64) as i32),
             nodes: get(&self.nodes),
+            multipv: 0,
         })
     }
 }
@@ -149,6 +153,8 @@ impl SearchControl {
 /// One finished iteration, reported as it happens.
 #[derive(Clone, Debug)]
 pub struct Iteration {
+    /// Which line of a multi-PV search, 0 for the best.
+    pub line: usize,
     pub depth: i32,
     pub seldepth: usize,
     pub score: Score,
@@ -168,6 +174,9 @@ pub struct SearchResult {
     pub nodes: u64,
     pub elapsed_ms: u64,
     pub pv: Vec<Pos>,
+    /// A multi-PV search's lines, best first, as (score, principal variation); empty
+    /// otherwise.
+    pub lines: Vec<(Score, Vec<Pos>)>,
 }
 
 /// Late-move reductions for every move after the first: round(ln(depth)·ln(move number + 1)
@@ -342,7 +351,10 @@ impl Worker<'_> {
     /// helper's control never changes them).
     fn sync_time(&mut self) {
         if let Some(l) = self.control.limits_update(&mut self.time_version) {
-            self.limits = l;
+            self.limits = Limits {
+                multipv: self.limits.multipv,
+                ..l
+            };
         }
     }
 

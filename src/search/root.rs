@@ -52,6 +52,7 @@ impl Worker<'_> {
             nodes: 0,
             elapsed_ms: 0,
             pv: Vec::new(),
+            lines: Vec::new(),
         };
         let moves = self.ordered_moves(0, Pos::NONE, Focus::All);
         // every legal cell, the nearest the centre first, in case the candidates near stones
@@ -158,7 +159,11 @@ impl Worker<'_> {
         }
 
         start_helpers(self);
-        self.iterate(&mut result, first, on_iteration);
+        if self.limits.multipv > 1 {
+            self.iterate_multipv(&mut result, on_iteration);
+        } else {
+            self.iterate(&mut result, first, on_iteration);
+        }
 
         // Belt and braces: never answer an illegal move.
         if !result.best.is_some_and(|p| self.board.is_legal(p)) {
@@ -209,6 +214,7 @@ impl Worker<'_> {
                 vec![best_move]
             };
             on_iteration(&Iteration {
+                line: 0,
                 depth,
                 seldepth: self.seldepth,
                 score,
@@ -237,6 +243,67 @@ impl Worker<'_> {
             }
             // a depth limit may come late (a ponder search's, when the guess was right)
             if self.limits.depth.is_some_and(|d| depth >= d) {
+                break;
+            }
+        }
+    }
+}
+
+impl Worker<'_> {
+    /// Iterative deepening of a multi-PV search: at each depth the best line, then the best
+    /// with it excluded, and so on; the lines of the last finished depth, sorted by score,
+    /// are the answer.
+    fn iterate_multipv(
+        &mut self,
+        result: &mut SearchResult,
+        on_iteration: &mut dyn FnMut(&Iteration),
+    ) {
+        let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let excluded = self.excluded.clone();
+        let mut prev: Vec<Score> = Vec::new();
+        for depth in 1..=max_depth {
+            let mut lines: Vec<(Score, Vec<Pos>)> = Vec::new();
+            let mut seldepth = 0;
+            for i in 0..self.limits.multipv {
+                self.seldepth = 0;
+                let score = self.aspiration(depth, prev.get(i).copied().unwrap_or(0));
+                seldepth = seldepth.max(self.seldepth);
+                if self.aborted || self.pv_len[0] == 0 {
+                    break;
+                }
+                let pv = self.pv[0][..self.pv_len[0]].to_vec();
+                self.excluded.push(pv[0]);
+                lines.push((score, pv));
+            }
+            self.excluded.clone_from(&excluded);
+            if self.aborted || lines.is_empty() {
+                // a depth counts only when every line finished
+                break;
+            }
+            lines.sort_by_key(|l| std::cmp::Reverse(l.0));
+            prev = lines.iter().map(|l| l.0).collect();
+            result.best = Some(lines[0].1[0]);
+            result.score = lines[0].0;
+            result.pv.clone_from(&lines[0].1);
+            result.depth = depth;
+            result.seldepth = seldepth;
+            for (i, (score, pv)) in lines.iter().enumerate() {
+                on_iteration(&Iteration {
+                    line: i,
+                    depth,
+                    seldepth,
+                    score: *score,
+                    nodes: self.total_nodes(),
+                    elapsed_ms: self.elapsed_ms(),
+                    pv: pv.clone(),
+                });
+            }
+            result.lines = lines;
+            self.sync_time();
+            if self.limits.soft_ms.is_some_and(|s| self.elapsed_ms() >= s)
+                || self.limits.depth.is_some_and(|d| depth >= d)
+                || self.board.stone_count() + depth as usize >= self.board.cell_count() + 2
+            {
                 break;
             }
         }
