@@ -53,6 +53,7 @@ fn published_values() {
         (5, 5, 4, "draw"),
         (6, 5, 4, "first player wins"),
         (5, 6, 4, "first player wins"),
+        (6, 6, 4, "first player wins"),
         (5, 5, 5, "draw"),
         (6, 6, 5, "draw"),
         (6, 6, 6, "draw"),

@@ -17,12 +17,35 @@ pub struct Solver {
     pub nodes: u64,
 }
 
-/// Moves in search order, without allocating, and the most any of them adds to the mover's
-/// Erdős–Selfridge potential.
+/// Moves with their ordering keys, without allocating, and the most any of them adds to the
+/// mover's Erdős–Selfridge potential. [`Moves::next`] hands them out best first: most nodes
+/// cut off after one or two moves, so picking beats sorting.
 struct Moves {
     cells: [u8; MAX_CELLS],
+    keys: [u64; MAX_CELLS],
     len: usize,
     max_gain: u64,
+}
+
+impl Moves {
+    /// The best move not yet handed out.
+    fn next(&mut self) -> Option<u8> {
+        let n = self.len;
+        if n == 0 {
+            return None;
+        }
+        let mut best = 0;
+        for i in 1..n {
+            if self.keys[i] > self.keys[best] {
+                best = i;
+            }
+        }
+        let c = self.cells[best];
+        self.cells[best] = self.cells[n - 1];
+        self.keys[best] = self.keys[n - 1];
+        self.len = n - 1;
+        Some(c)
+    }
 }
 
 impl Solver {
@@ -105,8 +128,12 @@ impl Solver {
             if seen.iter().any(|(k, _)| *k == key) {
                 continue;
             }
-            let alpha = (value - 1).max(-1);
-            let v = -self.value_after(pos, c, alpha);
+            // first ask whether it wins (a null window is cheaper than a full one), then, if
+            // a win is not already known, whether it draws
+            let mut v = -self.value_after(pos, c, 0, 1);
+            if v <= 0 && value < 1 {
+                v = -self.value_after(pos, c, -1, 0);
+            }
             value = value.max(v);
             seen.push((key, v));
             progress(seen.len(), total);
@@ -120,15 +147,15 @@ impl Solver {
         (value, best)
     }
 
-    /// The value for the opponent after the side to move in `pos` plays `c`; exact when
-    /// that is below `-alpha`, else a bound at or below `-alpha`.
-    fn value_after(&mut self, pos: &Pos, c: usize, alpha: Value) -> Value {
+    /// The value for the opponent after the side to move in `pos` plays `c`, searched with
+    /// the window (`alpha`, `beta`) of the side to move: exact inside it, else a bound.
+    fn value_after(&mut self, pos: &Pos, c: usize, alpha: Value, beta: Value) -> Value {
         let (me, _) = pos.sides();
         if self.game.has_line(me | 1 << c) {
             return -1;
         }
         let child = self.game.play(pos, c);
-        self.search(&child, -1, -alpha)
+        self.search(&child, -beta, -alpha)
     }
 
     /// The exact value of `stones` for the side to move.
@@ -184,7 +211,7 @@ impl Solver {
                 moves
                     .iter()
                     .map(|m| m.0)
-                    .find(|&c| -self.value_after(&pos, c, value - 1) == value)
+                    .find(|&c| -self.value_after(&pos, c, value - 1, value) >= value)
             };
             let Some(c) = c else { return line };
             line.push(c);
@@ -254,9 +281,12 @@ impl Solver {
             hint = h.best.map(|c| self.game.inv_cell[sym][c as usize]);
         }
         let cells = if t.op_wins != 0 { t.op_wins } else { empty };
-        let moves = self.ordered_moves(me, op, cells, empties, hint);
+        let k = self.game.k;
         // Erdős–Selfridge after our best move: below 2^k the other side stops every line
-        if hi == 1 && t.my_pot.saturating_add(moves.max_gain) < Game::pow2(self.game.k) {
+        let gains = hi == 1 && t.my_pot < Game::pow2(k);
+        let attack = alpha >= 0;
+        let mut moves = self.ordered_moves(attack, (me, op), cells, empties, hint, gains);
+        if gains && t.my_pot.saturating_add(moves.max_gain) < Game::pow2(k) {
             if alpha >= 0 {
                 return 0;
             }
@@ -264,14 +294,14 @@ impl Solver {
         }
         let alpha0 = alpha;
         let mut best = -1;
-        let mut best_move = moves.cells[0];
-        for &c in &moves.cells[..moves.len] {
+        let mut best_move = None;
+        while let Some(c) = moves.next() {
             let child = self.game.play(pos, c as usize);
             // no move completes our line here (my_wins is empty)
             let v = -self.search(&child, -beta, -alpha);
-            if v > best {
-                best = v;
-                best_move = c;
+            if v > best || best_move.is_none() {
+                best = best.max(v);
+                best_move = Some(c);
                 if v > alpha {
                     alpha = v;
                 }
@@ -289,21 +319,33 @@ impl Solver {
         } else {
             Bound::Exact
         };
-        let canonical_move = self.game.sym_cell[sym][best_move as usize];
-        self.table
-            .store(key, best, bound, empties, Some(canonical_move));
+        let canonical_move = best_move.map(|c| self.game.sym_cell[sym][c as usize]);
+        self.table.store(key, best, bound, empties, canonical_move);
         best
     }
 
-    /// The moves among `cells`, best first: the table's move, then cells in many lines that
-    /// either side can still complete, weighted by the stones already in them, then by
-    /// history and centre. Under freestyle a cell in no such line is a pass in effect, and a
-    /// stone more never hurts there, so such cells are dropped while another move is left
-    /// (exact).
-    fn ordered_moves(&self, me: u64, op: u64, cells: u64, empties: u32, hint: Option<u8>) -> Moves {
+    /// The moves among `cells` with their ordering keys: the table's move first, then cells
+    /// in many lines that either side can still complete, weighted by the stones already in
+    /// them (more to our own lines when `attack`: the mover needs a win), then by history
+    /// and centre. Under freestyle a cell in no such line is a pass in
+    /// effect, and a stone more never hurts there, so such cells are dropped while another
+    /// move is left (exact). The Erdős–Selfridge gains are summed only when `gains` asks.
+    fn ordered_moves(
+        &self,
+        attack: bool,
+        (me, op): (u64, u64),
+        cells: u64,
+        empties: u32,
+        hint: Option<u8>,
+        gains: bool,
+    ) -> Moves {
         let g = &self.game;
         let k = g.k as u32;
         let (my_moves, op_moves) = (empties.div_ceil(2), empties / 2);
+        // weights per stone already in a line: 4^n, our own lines counted 4:1 over the
+        // other side's when we need a win, 3:2 when a draw will do (measured on 6,6,4,
+        // 6,5,4, 5,5,4 and 6,6,5: attacking wins proofs, blocking draws)
+        let (mine, theirs) = if attack { (4u64, 1u64) } else { (3, 2) };
         let mut score = [0u64; MAX_CELLS];
         let mut gain = [0u64; MAX_CELLS];
         for w in &g.windows {
@@ -313,8 +355,10 @@ impl Solver {
                     let mut m = w.cells & cells & !me;
                     while m != 0 {
                         let c = m.trailing_zeros() as usize;
-                        score[c] += 3 << (3 * n.min(12));
-                        gain[c] = gain[c].saturating_add(1 << n);
+                        score[c] += mine << (2 * n.min(20));
+                        if gains {
+                            gain[c] = gain[c].saturating_add(1 << n);
+                        }
                         m &= m - 1;
                     }
                 }
@@ -324,7 +368,7 @@ impl Solver {
                 if k - n <= op_moves {
                     let mut m = w.cells & cells & !op;
                     while m != 0 {
-                        score[m.trailing_zeros() as usize] += 2 << (3 * n.min(12));
+                        score[m.trailing_zeros() as usize] += theirs << (2 * n.min(20));
                         m &= m - 1;
                     }
                 }
@@ -332,6 +376,7 @@ impl Solver {
         }
         let mut moves = Moves {
             cells: [0; MAX_CELLS],
+            keys: [0; MAX_CELLS],
             len: 0,
             max_gain: 0,
         };
@@ -340,22 +385,21 @@ impl Solver {
                 .order
                 .iter()
                 .any(|&c| cells >> c & 1 == 1 && score[c as usize] > 0);
-        for &c in &g.order {
-            if cells >> c & 1 == 1 && (keep_dead || score[c as usize] > 0) {
-                moves.cells[moves.len] = c;
+        let mut m = cells;
+        while m != 0 {
+            let c = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if keep_dead || score[c] > 0 {
+                // hint 1 bit, score 32 bits, history 24 bits, centre 6 bits
+                moves.keys[moves.len] = ((hint == Some(c as u8)) as u64) << 62
+                    | score[c].min(u32::MAX as u64) << 30
+                    | (self.history[c].min((1 << 24) - 1) as u64) << 6
+                    | (63 - self.rank[c] as u64);
+                moves.cells[moves.len] = c as u8;
                 moves.len += 1;
-                moves.max_gain = moves.max_gain.max(gain[c as usize]);
+                moves.max_gain = moves.max_gain.max(gain[c]);
             }
         }
-        moves.cells[..moves.len].sort_unstable_by_key(|&c| {
-            let c = c as usize;
-            std::cmp::Reverse((
-                hint == Some(c as u8),
-                score[c],
-                self.history[c],
-                u8::MAX - self.rank[c],
-            ))
-        });
         moves
     }
 }
