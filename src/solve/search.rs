@@ -221,7 +221,7 @@ impl Solver {
     }
 
     /// The canonical key as a table key: as it is when it fits, else in base 3.
-    fn table_key(&self, key: u128) -> u128 {
+    pub(super) fn table_key(&self, key: u128) -> u128 {
         if self.pow3.is_empty() {
             return key;
         }

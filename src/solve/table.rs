@@ -122,3 +122,44 @@ impl Table {
         };
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_keep_whole_keys_and_what_is_known() {
+        // a one-bucket table: every key collides, yet each is told apart by its whole key
+        let mut t = Table::new(2);
+        let max = (1u128 << KEY_BITS) - 1;
+        let keys = [0u128, 1, 1 << 64, max, max - (1 << 64)];
+        for (i, &k) in keys.iter().take(4).enumerate() {
+            t.store(
+                k,
+                i as i8 % 3 - 1,
+                Bound::Lower,
+                10 + i as u32,
+                Some(63 - i as u8),
+            );
+        }
+        for (i, &k) in keys.iter().take(4).enumerate() {
+            let h = t.probe(k).expect("stored");
+            assert_eq!((h.value, h.bound), (i as i8 % 3 - 1, Bound::Lower));
+            assert_eq!(h.best, Some(63 - i as u8));
+        }
+        assert!(
+            t.probe(keys[4]).is_none(),
+            "a key that differs only above bit 64"
+        );
+        // a fifth key replaces the entry nearest the leaves (fewest empty cells: key 0)
+        t.store(keys[4], 0, Bound::Exact, 64, None);
+        assert!(t.probe(0).is_none());
+        let h = t.probe(keys[4]).unwrap();
+        assert_eq!((h.value, h.bound, h.best), (0, Bound::Exact, None));
+        // the same key is overwritten in place
+        t.store(max, 1, Bound::Upper, 11, Some(0));
+        let h = t.probe(max).unwrap();
+        assert_eq!((h.value, h.bound, h.best), (1, Bound::Upper, Some(0)));
+        assert!(t.probe(1).is_some() && t.probe(1 << 64).is_some());
+    }
+}

@@ -195,3 +195,36 @@ fn the_pruned_search_agrees_with_plain_minimax() {
     // the positions cover losses, draws and wins
     assert!(checked.iter().all(|&n| n > 20), "{checked:?}");
 }
+
+#[test]
+fn boards_over_55_cells_use_base_3_table_keys() {
+    // 8x8: the two bitboards (128 bits) do not fit an entry, base 3 (under 2^102) does
+    let s = Solver::new(Game::new(8, 8, 5, SolveRule::Freestyle).unwrap(), 10);
+    let g = &s.game;
+    let a = g.canonical(&g.pos(1 << 63 | 1, 1 << 9)).0;
+    let b = g.canonical(&g.pos(1 << 63 | 1 << 9, 1)).0;
+    let (ka, kb) = (s.table_key(a), s.table_key(b));
+    assert_ne!(ka, kb);
+    assert!(ka >> table::KEY_BITS == 0 && kb >> table::KEY_BITS == 0);
+    // a full board is the largest key: still in range
+    let full = g
+        .canonical(&g.pos(0xAAAA_AAAA_AAAA_AAAA, 0x5555_5555_5555_5555))
+        .0;
+    assert!(s.table_key(full) < 3u128.pow(64));
+    // and a 7x7 key is the packed bitboards as they are
+    let s7 = Solver::new(Game::new(7, 7, 4, SolveRule::Freestyle).unwrap(), 10);
+    assert_eq!(s7.table_key(12345), 12345);
+}
+
+#[test]
+fn erdos_selfridge_settles_five_on_five_at_once() {
+    // 12 lines of 5, each worth 2^-5, sum to 12/32 < 1/2 with the first player to move:
+    // the second player can block them all, and the search needs no tree for it
+    let r = solve(5, 5, 5, SolveRule::Freestyle, 12, &mut |_, _| {}).unwrap();
+    assert_eq!(r.value, 0);
+    assert!(r.nodes < 100, "{} nodes", r.nodes);
+    // 6x6 k=5: 32 lines, 1 on the empty board; the bound works deeper in the tree
+    let r = solve(6, 6, 5, SolveRule::Freestyle, 16, &mut |_, _| {}).unwrap();
+    assert_eq!(r.value, 0);
+    assert!(r.nodes < 2_000_000, "{} nodes", r.nodes);
+}
