@@ -188,7 +188,7 @@ struct SolveArgs {
     /// freestyle: k or more in a row wins; exact: exactly k (a longer run does not win).
     #[arg(long, value_enum, default_value_t = SolveRuleArg::Freestyle)]
     rule: SolveRuleArg,
-    /// Transposition table size: 2^BITS entries of 24 bytes.
+    /// Transposition table size: 2^BITS entries of 16 bytes (at most 2^(cells + 6)).
     #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(8..=30))]
     hash_bits: u32,
     /// Show on stderr how many first moves are solved.

@@ -30,17 +30,48 @@ fn value(m: usize, n: usize, k: usize) -> String {
     field(&out, "value").to_string()
 }
 
+/// Published values of m,n,k-games (Wikipedia, "m,n,k-game", Specific results, and the
+/// results it cites): k = 1 and 2 win except on 1x1 and 2x1 (k = 2); k = 3 is a draw on
+/// 3x3 and a first-player win from 4x3 on; 4-in-a-row is a draw on 5x5 (C. Y. Lee) and so on
+/// smaller boards, and a win on 6x5 (so on 6x6 and larger); n-in-a-row on n x n is a draw for
+/// n > 4 (Hales and Jewett); 5-in-a-row is a draw on 6x6.
 #[test]
 fn published_values() {
-    // tic-tac-toe; k = 3 is a first-player win from 4x3 on; 4-in-a-row on 4x4 and on 5x5
-    // (C. Y. Lee) is a draw
     for (m, n, k, v) in [
+        (1, 1, 1, "first player wins"),
+        (1, 1, 2, "draw"),
+        (2, 1, 2, "draw"),
+        (3, 1, 2, "first player wins"),
+        (2, 2, 2, "first player wins"),
         (3, 3, 3, "draw"),
         (4, 3, 3, "first player wins"),
         (3, 4, 3, "first player wins"),
         (4, 4, 3, "first player wins"),
+        (5, 5, 3, "first player wins"),
         (4, 4, 4, "draw"),
+        (5, 4, 4, "draw"),
         (5, 5, 4, "draw"),
+        (6, 5, 4, "first player wins"),
+        (5, 6, 4, "first player wins"),
+        (6, 6, 4, "first player wins"),
+        (5, 5, 5, "draw"),
+        (6, 6, 5, "draw"),
+        (6, 6, 6, "draw"),
+        (7, 7, 7, "draw"),
+        (8, 8, 8, "draw"),
+    ] {
+        assert_eq!(value(m, n, k), v, "{m},{n},{k}");
+    }
+}
+
+/// The slower published values. Run them with
+/// `cargo test --release --test solve -- --ignored` (times in the README).
+#[test]
+#[ignore = "slow in the test profile: about a minute each on two cores"]
+fn published_values_slow() {
+    for (m, n, k, v) in [
+        (6, 6, 4, "first player wins"),
+        (7, 7, 4, "first player wins"),
     ] {
         assert_eq!(value(m, n, k), v, "{m},{n},{k}");
     }
