@@ -79,33 +79,38 @@ impl Work {
         also_excluded: &[Pos],
         on_iteration: &mut dyn FnMut(&Iteration),
     ) -> SearchResult {
+        self.exclude(also_excluded);
+        self.searcher
+            .think(&self.board, limits, &self.control, on_iteration)
+    }
+
+    /// Keeps the next searches off the blocked cells and `also`, while some other legal cell
+    /// is left.
+    fn exclude(&mut self, also: &[Pos]) {
         let b = &self.board;
         let mut excluded = self.blocked.clone();
-        excluded.extend_from_slice(also_excluded);
+        excluded.extend_from_slice(also);
         let open = b
             .empty_cells()
             .any(|p| b.is_legal(p) && !excluded.contains(&p));
         self.searcher
             .set_excluded(if open { excluded } else { Vec::new() });
-        self.searcher
-            .think(&self.board, limits, &self.control, on_iteration)
     }
 
-    /// Runs `task`; returns its answer (also reported as [`Report::Done`] by the caller).
-    pub(super) fn run(&mut self, task: &Task, report: &mut dyn FnMut(Report)) -> Answer {
-        match task {
+    /// Runs `task`; returns its answer for the caller to report as [`Report::Done`], or
+    /// `None` when a searched move was reported already.
+    pub(super) fn run(&mut self, task: &Task, report: &mut dyn FnMut(Report)) -> Option<Answer> {
+        let answer = match task {
             Task::Think { limits, nbest } if *nbest > 1 => self.nbest(limits, *nbest, report),
             Task::Think { limits, .. } => {
                 let limits = limits_for(&self.board, limits);
-                Answer::Move(self.think(&limits, &[], &mut |it| {
-                    report(Report::Iteration(it.clone()))
-                }))
+                self.think_and_tell(&limits, report);
+                return None;
             }
             Task::Ponder { guess } => {
                 self.board.make(*guess);
-                Answer::Move(self.think(&Limits::default(), &[], &mut |it| {
-                    report(Report::Iteration(it.clone()))
-                }))
+                self.think_and_tell(&Limits::default(), report);
+                return None;
             }
             Task::Swap2 {
                 stones,
@@ -120,7 +125,22 @@ impl Work {
                 let (ps, v) = self.balance(*stones, *bias, limits);
                 Answer::Balance(ps, v)
             }
-        }
+        };
+        Some(answer)
+    }
+
+    /// A move's search that reports its answer as soon as the main search thread has it,
+    /// not after the helper threads are joined: the move goes out at once.
+    fn think_and_tell(&mut self, limits: &Limits, report: &mut dyn FnMut(Report)) {
+        let report = std::cell::RefCell::new(report);
+        self.exclude(&[]);
+        self.searcher.think_and_tell(
+            &self.board,
+            limits,
+            &self.control,
+            &mut |it| (report.borrow_mut())(Report::Iteration(it.clone())),
+            &mut |r| (report.borrow_mut())(Report::Done(Answer::Move(r.clone()))),
+        );
     }
 
     /// The `n` best moves by a multi-PV search over the whole turn; each line is reported,

@@ -244,9 +244,11 @@ impl Engine {
             match run {
                 Ok(answer) => {
                     let board = changes_board.then(|| work.board.clone());
-                    // the answer is heard first; whoever hears it joins this thread to get
-                    // the searcher back
-                    report(Report::Done(answer));
+                    // the answer is heard first (a move's search told it already); whoever
+                    // hears it joins this thread to get the searcher back
+                    if let Some(a) = answer {
+                        report(Report::Done(a));
+                    }
                     Some((work.searcher, board))
                 }
                 Err(e) => {

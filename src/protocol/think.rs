@@ -220,10 +220,18 @@ impl<W: Write> Session<W> {
                 Flow::Continue
             }
             Report::Done(a) => {
-                self.engine.wait();
                 let kind = self.thinking.take().unwrap_or(Thinking::Move);
+                // a move goes out at once; the answers that set up a position need it back
+                // from the engine's thread first
+                if !matches!(kind, Thinking::Move | Thinking::NBest(_)) {
+                    self.engine.wait();
+                }
                 if self.answer(kind, a) == Flow::Quit {
                     return Flow::Quit;
+                }
+                // (a ponder search the answer started is the engine's job now: not that)
+                if !self.engine.pondering() {
+                    self.engine.wait();
                 }
                 self.drain()
             }

@@ -211,6 +211,20 @@ impl Searcher {
         control: &SearchControl,
         on_iteration: &mut dyn FnMut(&Iteration),
     ) -> SearchResult {
+        self.think_and_tell(board, limits, control, on_iteration, &mut |_| {})
+    }
+
+    /// [`Searcher::think`], telling `on_result` the answer as soon as the main thread has
+    /// it: before the helper threads are joined, which on a busy machine can wait for a
+    /// helper to be scheduled again.
+    pub fn think_and_tell(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        control: &SearchControl,
+        on_iteration: &mut dyn FnMut(&Iteration),
+        on_result: &mut dyn FnMut(&SearchResult),
+    ) -> SearchResult {
         // the clock runs from here: growing the table is paid from the move's time
         let start = Instant::now();
         self.grow_tt(limits);
@@ -231,7 +245,9 @@ impl Searcher {
         };
         if helpers.is_empty() {
             let mut w = Worker::new(board, limits, main, shared(control, None), 0);
-            return w.root(on_iteration, &mut |_| {});
+            let r = w.root(on_iteration, &mut |_| {});
+            on_result(&r);
+            return r;
         }
         let inner = SearchControl::default();
         let helper_limits = Limits {
@@ -264,6 +280,7 @@ impl Searcher {
             let mut w = Worker::new(board, limits, main, shared(control, Some(&inner)), 0);
             let r = w.root(on_iteration, &mut start_helpers);
             inner.stop();
+            on_result(&r);
             r
         })
     }
