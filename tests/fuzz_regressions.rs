@@ -20,3 +20,70 @@ fn a_huge_turn_time_gives_a_budget_not_an_overflow() {
         assert!(b.soft_ms >= b.hard_ms / 100 * 84, "{b:?}");
     }
 }
+
+/// A block kept every stone line until DONE: a BOARD block of a few million lines took
+/// hundreds of MiB. No board has more than 1024 cells, so no valid block has more lines.
+#[test]
+fn a_block_keeps_at_most_one_line_per_cell() {
+    use rensa::engine::Engine;
+    use rensa::protocol::Session;
+    let mut s = Session::new(Engine::new(), Vec::new());
+    s.handle_line("RECTSTART 32,32");
+    s.handle_line("YXBOARD");
+    for i in 0..1024 {
+        // a full 32x32 board, 512 stones each, is still a valid block
+        s.handle_line(&format!("{},{},{}", i % 32, i / 32, 1 + (i + i / 32) % 2));
+    }
+    s.handle_line("DONE");
+    assert_eq!(s.engine().board().stone_count(), 1024);
+    s.handle_line("YXBOARD");
+    for _ in 0..1025 {
+        s.handle_line("1,1,1");
+    }
+    s.handle_line("DONE");
+    let out = String::from_utf8(s.output().clone()).unwrap();
+    assert_eq!(out, "OK\nERROR YXBOARD: more than 1024 stone lines\n");
+    assert_eq!(s.engine().board().stone_count(), 1024);
+}
+
+/// The same through the binary: its peak memory stays small under millions of block lines.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_binary_does_not_grow_with_a_long_block() {
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-rensa"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"START 15\nBOARD\n").unwrap();
+    let chunk = "1,1,1\n".repeat(100_000);
+    for _ in 0..30 {
+        stdin.write_all(chunk.as_bytes()).unwrap();
+    }
+    // ABOUT ends the block (with an ERROR) and answers once every line before it is read
+    stdin.write_all(b"ABOUT\n").unwrap();
+    stdin.flush().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 4096];
+    while !String::from_utf8_lossy(&seen).contains("name=") {
+        let n = stdout.read(&mut buf).unwrap();
+        assert!(n > 0, "output ended: {}", String::from_utf8_lossy(&seen));
+        seen.extend_from_slice(&buf[..n]);
+    }
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+    let hwm_kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap();
+    stdin.write_all(b"END\n").unwrap();
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    // 3 million lines kept as stones took about 130 MiB
+    assert!(hwm_kib < 48 << 10, "peak RSS {hwm_kib} KiB");
+}
