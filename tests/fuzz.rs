@@ -1,0 +1,791 @@
+//! Protocol fuzzer (issue 13): random and mutated command sequences against the protocol
+//! session in-process, random calls against the engine API, and random lines piped into the
+//! binary.
+//!
+//! Properties, for every sequence: no panic; a bounded amount of output per line; every reply
+//! line well-formed (a move, a swap2 answer, `OK`, `ERROR …`, `UNKNOWN …`, `MESSAGE …`,
+//! `FORBID ….`, the ABOUT line) with no control characters; every searched move on the board,
+//! on an empty cell, off the YXBLOCK cells while others are open, and not a renju foul for
+//! black (checked with the crate's own rules: a consistency check; `scripts/soak.py` judges
+//! games independently); and afterwards `START 15` + `BEGIN` answers a legal move.
+//!
+//! `cargo test` runs a few hundred sequences (seconds). For a long campaign:
+//!
+//! ```text
+//! RENSA_FUZZ_CASES=200000 RENSA_FUZZ_SEED=7 cargo test --release --test fuzz -- --nocapture
+//! ```
+//!
+//! It prints the lines run and lines per second. A failure prints the shrunk sequence.
+
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
+use rensa::board::{Board, Color, Pos};
+use rensa::engine::{Engine, Owner, ThinkLimits};
+use rensa::protocol::{Flow, Session, ABOUT};
+use rensa::rules::Rule;
+use rensa::search::time::Clock;
+use rensa::search::Limits;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+/// Output allowed for one input line: a think prints one MESSAGE per iteration (four with
+/// `show_detail`), each with its PV, and iterations are few at the limits the fuzzer sets.
+const MAX_OUTPUT_PER_LINE: usize = 1 << 20;
+
+fn cases(default: u32) -> u32 {
+    std::env::var("RENSA_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// A runner seeded from `RENSA_FUZZ_SEED` (default 0), so a plain `cargo test` always runs
+/// the same cases and a campaign can pick others.
+fn runner(n: u32) -> TestRunner {
+    let seed: u64 = std::env::var("RENSA_FUZZ_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut bytes = [0u8; 32];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    let config = Config {
+        cases: n,
+        failure_persistence: None,
+        max_shrink_iters: 2000,
+        ..Config::default()
+    };
+    TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &bytes))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generators
+// ---------------------------------------------------------------------------------------------
+
+/// A number as a manager (or an attacker) might write it.
+fn number() -> impl Strategy<Value = String> {
+    prop_oneof![
+        6 => (-3i64..40).prop_map(|n| n.to_string()),
+        1 => any::<i64>().prop_map(|n| n.to_string()),
+        1 => prop::sample::select(vec![
+            "9007199254740992", "-9007199254740993", "9223372036854775807",
+            "-9223372036854775808", "99999999999999999999999", "2147483647", "-2147483648",
+            "", " ", "abc", "1e3", "0x10", "+5", "-0", "١٥", "15 15", "15,15", "1.5", "∞",
+            "NaN", "15\u{0}", "\u{feff}15",
+        ])
+        .prop_map(str::to_string),
+    ]
+}
+
+/// A board coordinate: mostly on or just off a board, sometimes anything.
+fn coord() -> impl Strategy<Value = String> {
+    prop_oneof![
+        8 => (-2i64..34).prop_map(|n| n.to_string()),
+        1 => number(),
+    ]
+}
+
+fn pair() -> impl Strategy<Value = String> {
+    prop_oneof![
+        10 => (coord(), coord()).prop_map(|(x, y)| format!("{x},{y}")),
+        1 => (coord(), coord()).prop_map(|(x, y)| format!(" {x} , {y} ")),
+        1 => (coord(), coord(), coord()).prop_map(|(x, y, z)| format!("{x},{y},{z}")),
+        1 => coord(),
+        1 => (coord(), coord()).prop_map(|(x, y)| format!("{x} {y}")),
+    ]
+}
+
+/// A value for an INFO key. Time and node values stay small so thinks stay cheap; memory
+/// values stay at or below the 64 MiB default but for the odd huge one.
+fn info_line() -> impl Strategy<Value = String> {
+    let small = prop_oneof![
+        4 => (-5i64..30).prop_map(|n| n.to_string()),
+        1 => number().prop_filter("no long thinks", |s| s.parse::<i64>().is_err()),
+    ];
+    let memory = prop_oneof![
+        3 => prop::sample::select(vec![0i64, 1, 1000, 24 << 20, 25 << 20, 40 << 20, -1])
+            .prop_map(|n| n.to_string()),
+        1 => number(),
+    ];
+    prop_oneof![
+        2 => small.clone().prop_map(|v| format!("INFO timeout_turn {v}")),
+        1 => small.clone().prop_map(|v| format!("INFO timeout_match {v}")),
+        2 => number().prop_map(|v| format!("INFO time_left {v}")),
+        1 => memory.prop_map(|v| format!("INFO max_memory {v}")),
+        1 => (0i64..30000).prop_map(|v| format!("INFO hash_size {v}")),
+        3 => prop_oneof![(-2i64..17).prop_map(|n| n.to_string()), number()]
+            .prop_map(|v| format!("INFO rule {v}")),
+        1 => small.clone().prop_map(|v| format!("INFO max_depth {v}")),
+        1 => prop_oneof![(-2i64..3000).prop_map(|n| n.to_string()), number()]
+            .prop_map(|v| format!("INFO max_node {v}")),
+        1 => number().prop_map(|v| format!("INFO show_detail {v}")),
+        1 => number().prop_map(|v| format!("INFO game_type {v}")),
+        1 => ".{0,30}".prop_map(|v| format!("INFO folder {v}")),
+        1 => prop::sample::select(vec![
+            "INFO", "INFO ", "info TIMEOUT_TURN 5", "INFO evaluate 3,3", "INFO thread_num 8",
+            "INFO pondering 1", "INFO usedatabase 1", "INFO caution_factor 3",
+        ])
+        .prop_map(str::to_string),
+        1 => ("[a-z_]{1,12}", number()).prop_map(|(k, v)| format!("INFO {k} {v}")),
+    ]
+}
+
+fn start_line() -> impl Strategy<Value = String> {
+    prop_oneof![
+        6 => (5i64..33).prop_map(|n| format!("START {n}")),
+        2 => (5i64..33, 5i64..33).prop_map(|(w, h)| format!("RECTSTART {w},{h}")),
+        1 => (5i64..33, 5i64..33).prop_map(|(w, h)| format!("START {w} {h}")),
+        2 => number().prop_map(|n| format!("START {n}")),
+        1 => prop::sample::select(vec![
+            "START 0", "START 4", "START 33", "START -1", "START 15 15", "START 15,15",
+            "START", "RECTSTART 15", "RECTSTART 15,15,15", "RECTSTART 4,20", "RECTSTART 20,33",
+            "RECTSTART -5,-5", "RECTSTART 99999999999,5", "START 15 15 15", "start 5",
+        ])
+        .prop_map(str::to_string),
+        1 => pair().prop_map(|p| format!("RECTSTART {p}")),
+    ]
+}
+
+/// A multi-line block: its opening word, stone lines (some malformed), and usually `DONE`
+/// (a missing one leaves the block to the next command).
+fn block() -> impl Strategy<Value = Vec<String>> {
+    let kind = prop::sample::select(vec![
+        "BOARD",
+        "YXBOARD",
+        "SWAP2BOARD",
+        "YXBLOCK",
+        "YXBLOCKUNDO",
+    ]);
+    let stone = prop_oneof![
+        6 => (-1i64..33, -1i64..33, 0i64..4).prop_map(|(x, y, f)| format!("{x},{y},{f}")),
+        4 => (-1i64..33, -1i64..33).prop_map(|(x, y)| format!("{x},{y}")),
+        1 => (pair(), coord()).prop_map(|(p, f)| format!("{p},{f}")),
+        1 => Just(String::new()),
+        1 => garbage(),
+        1 => prop::sample::select(vec!["BEGIN", "END", "STOP", "ABOUT", "FOO", "DONE x", "done"])
+            .prop_map(str::to_string),
+    ];
+    (
+        kind,
+        prop::collection::vec(stone, 0..12),
+        prop::bool::weighted(0.85),
+    )
+        .prop_map(|(kind, stones, done)| {
+            let mut v = vec![kind.to_string()];
+            v.extend(stones);
+            if done {
+                v.push("DONE".into());
+            }
+            v
+        })
+}
+
+/// Anything a broken pipe or a hostile peer might send: bytes decoded as the binary decodes
+/// them (lossy UTF-8), without the line breaks the line splitter would have cut at.
+fn garbage() -> impl Strategy<Value = String> {
+    prop_oneof![
+        2 => prop::collection::vec(any::<u8>(), 0..80)
+            .prop_map(|b| String::from_utf8_lossy(&b).into_owned()),
+        2 => any::<String>(),
+        1 => "[\\x00-\\x1f\\x7f ]{0,10}",
+    ]
+    .prop_map(|s| s.replace(['\n', '\r'], " "))
+}
+
+/// A valid-looking command with one mutation: a character inserted, deleted or repeated.
+fn mutated(base: String) -> impl Strategy<Value = String> {
+    let len = base.chars().count().max(1);
+    (0..len, 0u8..4, any::<char>()).prop_map(move |(i, how, c)| {
+        let mut cs: Vec<char> = base.chars().collect();
+        let i = i.min(cs.len());
+        match how {
+            0 => cs.insert(i, c),
+            1 if i < cs.len() => {
+                cs.remove(i);
+            }
+            2 if i < cs.len() => {
+                let d = cs[i];
+                cs.insert(i, d);
+            }
+            _ => cs = cs.iter().map(|c| c.to_ascii_lowercase()).collect(),
+        }
+        cs.into_iter()
+            .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
+            .collect()
+    })
+}
+
+/// One step of a sequence: input lines, or an overlong line that the reader dropped.
+#[derive(Clone, Debug)]
+enum Op {
+    Lines(Vec<String>),
+    Overlong(usize),
+}
+
+fn simple_line() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => pair().prop_map(|p| format!("TURN {p}")),
+        1 => pair().prop_map(|p| format!("PLAY {p}")),
+        1 => pair().prop_map(|p| format!("TAKEBACK {p}")),
+        2 => Just("BEGIN".to_string()),
+        1 => prop::sample::select(vec![
+            "RESTART", "STOP", "YXSTOP", "ABOUT", "YXSHOWFORBID", "YXSHOWINFO", "YXHASHCLEAR",
+            "YXSHOWHASHUSAGE", "YXBLOCKRESET", "DONE", "BEGIN now", "SUGGEST", "yxnbest 3",
+            "RESTART 1", "about", "YXBOARD x", "SWAP2BOARD 1", "  TURN   3 ,  4  ",
+        ])
+        .prop_map(str::to_string),
+    ]
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        10 => simple_line().prop_map(|l| Op::Lines(vec![l])),
+        6 => info_line().prop_map(|l| Op::Lines(vec![l])),
+        3 => start_line().prop_map(|l| Op::Lines(vec![l])),
+        4 => block().prop_map(Op::Lines),
+        2 => garbage().prop_map(|l| Op::Lines(vec![l])),
+        3 => prop_oneof![simple_line(), info_line(), start_line()]
+            .prop_flat_map(mutated)
+            .prop_map(|l| Op::Lines(vec![l])),
+        1 => (0usize..70_000, prop::sample::select(vec!["", "INFO folder ", "TURN 1", "FOO"]))
+            .prop_map(|(n, head)| Op::Lines(vec![format!("{head}{}", "9".repeat(n))])),
+        1 => (65_537usize..1 << 40).prop_map(Op::Overlong),
+        1 => Just(Op::Lines(vec!["END".to_string()])),
+    ]
+}
+
+/// Settings that keep thinks cheap (a few hundred nodes), sent first in most sequences, so
+/// that a campaign runs millions of lines. Later INFO lines may lift the node limit; the
+/// turn time stays short.
+fn prelude() -> impl Strategy<Value = Vec<String>> {
+    (1u64..20, 1u64..400, 1i32..5, 0u8..4).prop_map(|(turn, nodes, depth, which)| {
+        let mut v = vec![
+            format!("INFO timeout_turn {turn}"),
+            "INFO max_memory 26214400".to_string(),
+        ];
+        if which < 3 {
+            v.push(format!("INFO max_node {nodes}"));
+        }
+        if which < 2 {
+            v.push(format!("INFO max_depth {depth}"));
+        }
+        v
+    })
+}
+
+fn sequence() -> impl Strategy<Value = (Vec<String>, Vec<Op>)> {
+    (
+        prop_oneof![19 => prelude(), 1 => Just(vec!["INFO max_node 20000".to_string()])],
+        prop::collection::vec(op(), 1..60),
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// The session properties
+// ---------------------------------------------------------------------------------------------
+
+fn is_move(s: &str) -> Option<(i64, i64)> {
+    let (x, y) = s.split_once(',')?;
+    let ok = |t: &str| !t.is_empty() && t.len() <= 2 && t.bytes().all(|b| b.is_ascii_digit());
+    if ok(x) && ok(y) {
+        Some((x.parse().ok()?, y.parse().ok()?))
+    } else {
+        None
+    }
+}
+
+/// Whether one output line is a reply form protocol.md lists.
+fn well_formed(line: &str) -> bool {
+    if line.chars().any(char::is_control) {
+        return false;
+    }
+    let words: Vec<&str> = line.split(' ').collect();
+    is_move(line).is_some()
+        || (words.len() == 3 && words.iter().all(|w| is_move(w).is_some()))
+        || matches!(line, "OK" | "SWAP" | ABOUT)
+        || line.starts_with("ERROR ")
+        || line.starts_with("UNKNOWN command ")
+        || line.starts_with("MESSAGE ")
+        || line.strip_prefix("FORBID ").is_some_and(|f| {
+            f.ends_with('.')
+                && (f.len() - 1) % 4 == 0
+                && f[..f.len() - 1].bytes().all(|b| b.is_ascii_digit())
+        })
+}
+
+/// A move the engine answered must be the stone it now holds last, and must have been
+/// legal: on the board, on an empty cell, not a renju foul for black and, for a searched
+/// move, off the YXBLOCK cells while open ones remained.
+fn check_move(
+    after: &Board,
+    blocked: &[Pos],
+    mv: (i64, i64),
+    searched: bool,
+) -> Result<(), String> {
+    let (x, y) = mv;
+    if !after.on_board(x, y) {
+        return Err(format!(
+            "move {x},{y} off the {}x{} board",
+            after.width(),
+            after.height()
+        ));
+    }
+    let p = Pos::new(x as usize, y as usize);
+    let Some((q, color)) = after.last_move() else {
+        return Err(format!("move {x},{y} but the board has no stone"));
+    };
+    if q != p {
+        return Err(format!("move {x},{y} but the last stone is {q:?}"));
+    }
+    let mut before = after.clone();
+    before.undo();
+    if !before.is_empty(p) {
+        return Err(format!("move {x},{y} on an occupied cell"));
+    }
+    if color == Color::Black && before.foul(p).is_some() {
+        return Err(format!(
+            "move {x},{y} is a renju foul: {:?}",
+            before.foul(p)
+        ));
+    }
+    let open = before
+        .empty_cells()
+        .any(|c| before.is_legal(c) && !blocked.contains(&c));
+    if searched && open && blocked.contains(&p) {
+        return Err(format!("move {x},{y} is a blocked cell"));
+    }
+    Ok(())
+}
+
+struct Run {
+    session: Session<Vec<u8>>,
+    seen: usize,
+    quit: bool,
+    lines: u64,
+}
+
+impl Run {
+    /// Feeds one line and checks what it printed.
+    fn line(&mut self, line: &str) -> Result<(), String> {
+        let blocked = self.session.engine().blocked().to_vec();
+        let flow = self.session.handle_line(line);
+        self.lines += 1;
+        let out = self.new_output()?;
+        if flow == Flow::Quit {
+            self.quit = true;
+            return Ok(());
+        }
+        if let Some(mv) = out.last().and_then(|l| is_move(l)) {
+            let play = line
+                .trim_start()
+                .get(..4)
+                .is_some_and(|w| w.eq_ignore_ascii_case("PLAY"));
+            check_move(self.session.engine().board(), &blocked, mv, !play)?;
+        }
+        Ok(())
+    }
+
+    /// The lines printed since the last call, checked for form and size.
+    fn new_output(&mut self) -> Result<Vec<String>, String> {
+        let all = self.session.output();
+        let new = &all[self.seen..];
+        self.seen = all.len();
+        if new.len() > MAX_OUTPUT_PER_LINE {
+            return Err(format!("{} bytes of output for one line", new.len()));
+        }
+        if new.is_empty() {
+            return Ok(Vec::new());
+        }
+        let text = std::str::from_utf8(new).map_err(|e| format!("output not UTF-8: {e}"))?;
+        if !text.ends_with('\n') {
+            return Err(format!("output does not end with a line break: {text:?}"));
+        }
+        let lines: Vec<String> = text.lines().map(str::to_string).collect();
+        if let Some(bad) = lines.iter().find(|l| !well_formed(l)) {
+            return Err(format!("malformed reply line {bad:?}"));
+        }
+        Ok(lines)
+    }
+}
+
+/// Runs one sequence and then the closing check; returns the lines fed.
+fn run_sequence(prelude: &[String], ops: &[Op]) -> Result<u64, String> {
+    let mut r = Run {
+        session: Session::new(Engine::new(), Vec::new()),
+        seen: 0,
+        quit: false,
+        lines: 0,
+    };
+    let all = prelude
+        .iter()
+        .map(|l| Op::Lines(vec![l.clone()]))
+        .chain(ops.iter().cloned());
+    for op in all {
+        match op {
+            Op::Lines(ls) => {
+                for l in &ls {
+                    r.line(l)?;
+                    if r.quit {
+                        return Ok(r.lines);
+                    }
+                }
+            }
+            Op::Overlong(n) => {
+                let flow = r.session.handle_overlong_line(n);
+                r.lines += 1;
+                let out = r.new_output()?;
+                if flow == Flow::Quit || out.len() > 1 {
+                    return Err(format!("overlong line: {flow:?}, {out:?}"));
+                }
+            }
+        }
+    }
+    // whatever came before, a new game still gets a legal move
+    r.line("START 15")?;
+    let blocked = r.session.engine().blocked().to_vec();
+    let stones = r.session.engine().board().stone_count();
+    if stones != 0 || r.session.engine().board().width() != 15 {
+        return Err(format!("START 15 left a board with {stones} stones"));
+    }
+    r.session.handle_line("BEGIN");
+    r.lines += 1;
+    let out = r.new_output()?;
+    let mv = out
+        .last()
+        .and_then(|l| is_move(l))
+        .ok_or(format!("BEGIN got {out:?}"))?;
+    check_move(r.session.engine().board(), &blocked, mv, true)?;
+    if r.session.engine().board().stone_count() != 1 {
+        return Err("BEGIN on an empty board left more than one stone".into());
+    }
+    Ok(r.lines)
+}
+
+#[test]
+fn protocol_session_survives_hostile_input() {
+    let n = cases(150);
+    let lines = AtomicU64::new(0);
+    let t = Instant::now();
+    let result = runner(n).run(&sequence(), |(prelude, ops)| {
+        let fed = run_sequence(&prelude, &ops).map_err(TestCaseError::fail)?;
+        lines.fetch_add(fed, Ordering::Relaxed);
+        Ok(())
+    });
+    let secs = t.elapsed().as_secs_f64();
+    let lines = lines.into_inner();
+    eprintln!(
+        "protocol fuzz: {n} sequences, {lines} lines in {secs:.1} s ({:.0} lines/s)",
+        lines as f64 / secs
+    );
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    assert!(
+        lines >= u64::from(n),
+        "only {lines} lines for {n} sequences"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The engine API
+// ---------------------------------------------------------------------------------------------
+
+/// One call on [`Engine`] with arbitrary arguments (sizes only within `size_supported`, the
+/// documented precondition of `new_game`).
+#[derive(Clone, Debug)]
+enum Call {
+    NewGame(i64, i64, usize),
+    SetRule(usize),
+    Play(i64, i64),
+    Takeback(i64, i64),
+    TakebackLast,
+    SetPosition(Vec<(i64, i64, u8)>),
+    SetAlternating(Vec<(i64, i64)>),
+    Block(Vec<(i64, i64)>),
+    Unblock(Vec<(i64, i64)>),
+    ClearBlocked,
+    Memory(u64),
+    ClearHash,
+    /// Search limits; the hard limit is always set, so every think ends.
+    Think(Option<i32>, Option<u64>, u64, u64),
+    /// A protocol clock turned into limits (any values), then a think at most 30 ms long.
+    Clock(u64, u64, Option<i64>),
+    Swap2(Vec<(i64, i64)>, u64),
+    Forbidden,
+}
+
+fn cell() -> impl Strategy<Value = (i64, i64)> {
+    prop_oneof![9 => (-1i64..33, -1i64..33), 1 => (any::<i64>(), any::<i64>())]
+}
+
+fn call() -> impl Strategy<Value = Call> {
+    let cells = |n| prop::collection::vec(cell(), 0..n);
+    prop_oneof![
+        2 => (0i64..40, 0i64..40, 0usize..5).prop_map(|(w, h, r)| Call::NewGame(w, h, r)),
+        1 => (0usize..5).prop_map(Call::SetRule),
+        8 => cell().prop_map(|(x, y)| Call::Play(x, y)),
+        2 => cell().prop_map(|(x, y)| Call::Takeback(x, y)),
+        2 => Just(Call::TakebackLast),
+        2 => prop::collection::vec((-1i64..33, -1i64..33, 0u8..3), 0..30).prop_map(Call::SetPosition),
+        1 => cells(8).prop_map(Call::SetAlternating),
+        1 => cells(6).prop_map(Call::Block),
+        1 => cells(6).prop_map(Call::Unblock),
+        1 => Just(Call::ClearBlocked),
+        1 => prop_oneof![0u64..(64 << 20), any::<u64>()].prop_map(Call::Memory),
+        1 => Just(Call::ClearHash),
+        4 => (prop::option::of(-2i32..5), prop::option::of(0u64..3000), 0u64..20, 0u64..20)
+            .prop_map(|(d, n, s, h)| Call::Think(d, n, s, h)),
+        2 => (any::<u64>(), any::<u64>(), prop::option::of(any::<i64>()))
+            .prop_map(|(t, m, l)| Call::Clock(t, m, l)),
+        1 => (cells(6), 0u64..20).prop_map(|(s, t)| Call::Swap2(s, t)),
+        1 => Just(Call::Forbidden),
+    ]
+}
+
+/// Applies one call and checks its result against the board before and after.
+fn apply(e: &mut Engine, c: &Call) -> Result<(), String> {
+    let before = e.board().clone();
+    let unchanged =
+        |e: &Engine| e.board().hash() == before.hash() && e.board().ply() == before.ply();
+    match c {
+        &Call::NewGame(w, h, r) => {
+            let ok = (5..=32).contains(&w) && (5..=32).contains(&h);
+            if Engine::size_supported(w, h) != ok {
+                return Err(format!("size_supported({w}, {h}) is not {ok}"));
+            }
+            if ok {
+                e.new_game(w as usize, h as usize, Rule::ALL[r]);
+            }
+        }
+        &Call::SetRule(r) => e.set_rule(Rule::ALL[r]),
+        &Call::Play(x, y) => {
+            let legal = before.on_board(x, y) && before.is_empty(Pos::new(x as usize, y as usize));
+            match e.play(x, y) {
+                Ok(_) if !legal => return Err(format!("play({x}, {y}) accepted")),
+                Err(_) if legal => return Err(format!("play({x}, {y}) refused")),
+                Ok(_) if e.board().stone_count() != before.stone_count() + 1 => {
+                    return Err("play added no stone".into())
+                }
+                Err(_) if !unchanged(e) => return Err("a refused play changed the board".into()),
+                _ => {}
+            }
+        }
+        &Call::Takeback(x, y) => {
+            if e.takeback(x, y).is_err() && !unchanged(e) {
+                return Err("a refused takeback changed the board".into());
+            }
+        }
+        Call::TakebackLast => {
+            if let Some((p, _)) = before.history().iter().rev().find(|(p, _)| !p.is_none()) {
+                e.takeback(p.x() as i64, p.y() as i64)
+                    .map_err(|m| format!("takeback: {m}"))?;
+                if e.board().stone_count() + 1 != before.stone_count() {
+                    return Err("takeback removed no stone".into());
+                }
+            }
+        }
+        Call::SetPosition(stones) => {
+            let owners = [Owner::Own, Owner::Opponent, Owner::Blocked];
+            let s: Vec<_> = stones
+                .iter()
+                .map(|&(x, y, o)| (x, y, owners[o as usize]))
+                .collect();
+            if e.set_position(&s).is_err() && !unchanged(e) {
+                return Err("a refused set_position changed the board".into());
+            }
+        }
+        Call::SetAlternating(s) => {
+            if e.set_alternating(s).is_err() && !unchanged(e) {
+                return Err("a refused set_alternating changed the board".into());
+            }
+        }
+        Call::Block(cells) => {
+            let _ = e.block(cells);
+        }
+        Call::Unblock(cells) => {
+            let _ = e.unblock(cells);
+        }
+        Call::ClearBlocked => e.clear_blocked(),
+        &Call::Memory(m) => e.set_memory_limit(m),
+        Call::ClearHash => e.clear_hash(),
+        &Call::Think(depth, nodes, soft, hard) => {
+            let limits = Limits {
+                depth,
+                nodes,
+                soft_ms: Some(soft),
+                hard_ms: Some(hard),
+            };
+            think_checked(e, &limits)?;
+        }
+        &Call::Clock(turn_ms, match_ms, left_ms) => {
+            let t = ThinkLimits {
+                clock: Clock {
+                    turn_ms,
+                    match_ms,
+                    left_ms,
+                },
+                max_depth: None,
+                max_nodes: Some(5000),
+            };
+            let mut limits = e.limits(&t);
+            let (soft, hard) = (limits.soft_ms.unwrap_or(0), limits.hard_ms.unwrap_or(0));
+            if soft > hard || (turn_ms > 0 && hard > turn_ms.max(10)) {
+                return Err(format!("budget soft {soft} hard {hard} for turn {turn_ms}"));
+            }
+            limits.hard_ms = Some(hard.min(30));
+            limits.soft_ms = Some(soft.min(30));
+            think_checked(e, &limits)?;
+        }
+        Call::Swap2(stones, turn_ms) => {
+            let t = ThinkLimits {
+                clock: Clock {
+                    turn_ms: *turn_ms,
+                    match_ms: 0,
+                    left_ms: None,
+                },
+                max_depth: None,
+                max_nodes: Some(2000),
+            };
+            let _ = e.swap2(stones, &t);
+        }
+        Call::Forbidden => {
+            for p in e.forbidden_points() {
+                if !e.board().is_empty(p) || e.board().foul(p).is_none() {
+                    return Err(format!("{p:?} listed as forbidden"));
+                }
+            }
+        }
+    }
+    e.board()
+        .check_consistency()
+        .map_err(|m| format!("after {c:?}: {m}"))
+}
+
+/// A think must leave the board as it was and return a legal move whenever one exists.
+fn think_checked(e: &mut Engine, limits: &Limits) -> Result<(), String> {
+    let before = e.board().clone();
+    let r = e.think(limits, &mut |_| {});
+    if e.board().hash() != before.hash() {
+        return Err("think changed the board".into());
+    }
+    let any_legal = before.empty_cells().any(|p| before.is_legal(p));
+    match r.best {
+        None if any_legal => Err("no move though a legal one exists".into()),
+        Some(p) if !before.is_legal(p) => Err(format!("think chose the illegal {p:?}")),
+        Some(p)
+            if e.blocked().contains(&p)
+                && before
+                    .empty_cells()
+                    .any(|q| before.is_legal(q) && !e.blocked().contains(&q)) =>
+        {
+            Err(format!("think chose the blocked {p:?}"))
+        }
+        _ => Ok(()),
+    }
+}
+
+#[test]
+fn engine_api_survives_random_calls() {
+    let n = cases(60);
+    let calls = AtomicU64::new(0);
+    let result = runner(n).run(&prop::collection::vec(call(), 1..60), |seq| {
+        let mut e = Engine::new();
+        e.set_memory_limit(25 << 20);
+        for c in &seq {
+            apply(&mut e, c).map_err(TestCaseError::fail)?;
+        }
+        calls.fetch_add(seq.len() as u64, Ordering::Relaxed);
+        Ok(())
+    });
+    eprintln!("engine fuzz: {n} sequences, {} calls", calls.into_inner());
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The binary
+// ---------------------------------------------------------------------------------------------
+
+mod common;
+
+/// A few hundred random lines and raw bytes through the real binary (its line splitter and
+/// reader thread included), then a new game must still get a legal move, and END must end
+/// the process at once with status 0.
+#[test]
+fn binary_survives_hostile_input() {
+    let mut runner = runner(1);
+    let lines = prop::collection::vec(op(), 150..250)
+        .new_tree(&mut runner)
+        .expect("generating lines")
+        .current();
+    let raw = prop::collection::vec(any::<u8>(), 2000)
+        .new_tree(&mut runner)
+        .expect("generating bytes")
+        .current();
+    let mut e = common::Engine::spawn();
+    e.send_all(&[
+        "INFO timeout_turn 10",
+        "INFO max_node 3000",
+        "INFO max_memory 26214400",
+    ]);
+    let mut sent = 0;
+    for op in &lines {
+        let Op::Lines(ls) = op else { continue };
+        for l in ls {
+            // END would end the test early; the session fuzz covers it
+            let first = l.split_whitespace().next().unwrap_or("");
+            if !first.eq_ignore_ascii_case("END") {
+                e.send_raw(format!("{l}\n").as_bytes());
+                sent += 1;
+            }
+        }
+    }
+    let raw: Vec<u8> = raw
+        .split(|&b| b == b'\n' || b == b'\r')
+        .filter(|l| {
+            !String::from_utf8_lossy(l)
+                .split_whitespace()
+                .next()
+                .is_some_and(|w| w.eq_ignore_ascii_case("END"))
+        })
+        .flat_map(|l| l.iter().copied().chain([b'\n']))
+        .collect();
+    e.send_raw(&raw);
+    // close any open block, then a marker to know where the replies to what follows start
+    e.send_all(&[
+        "",
+        "DONE",
+        "FUZZMARKER",
+        "START 15",
+        "INFO timeout_turn 100",
+        "BEGIN",
+    ]);
+    let mut seen = Vec::new();
+    loop {
+        let l = e.line(std::time::Duration::from_secs(120));
+        let done = l == "UNKNOWN command FUZZMARKER";
+        seen.push(l);
+        if done {
+            break;
+        }
+    }
+    assert!(sent >= 150, "only {sent} lines sent");
+    if let Some(bad) = seen.iter().find(|l| !well_formed(l)) {
+        panic!("malformed reply {bad:?} in {seen:?}");
+    }
+    assert_eq!(e.reply(common::QUICK), "OK");
+    let mv = e.read_move();
+    assert!(common::on_board(mv, 15, 15), "{mv:?}");
+    let t = Instant::now();
+    e.send("END");
+    let status = e
+        .wait_exit(std::time::Duration::from_secs(5))
+        .expect("no exit after END");
+    assert!(status.success(), "{status:?}");
+    assert!(
+        t.elapsed().as_secs_f64() < 2.0,
+        "END took {:?}",
+        t.elapsed()
+    );
+}
