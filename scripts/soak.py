@@ -211,6 +211,7 @@ def has_legal_cell(g, color, rule):
 # ---------------------------------------------------------------------------------------------
 
 MOVE_RE = re.compile(r"^(\d+),(\d+)$")
+SEARCH_TIME_RE = re.compile(r"^MESSAGE depth .* time (\d+) pv")
 CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
@@ -317,7 +318,7 @@ class Game:
         self.tol = tolerance_ms
         self.hang = hang_ms
         self.g = Grid(s["w"], s["h"])
-        self.moves, self.times, self.faults = [], [], []
+        self.moves, self.times, self.search_ms, self.faults = [], [], [], []
         self.used = [0, 0]
         self.result, self.reason = None, None
         self.engines = []
@@ -398,8 +399,15 @@ class Game:
         s, g = self.s, self.g
         color = BLACK if side == 0 else WHITE
         self.times.append(ms)
+        # the engine's own view, from its last summary line (Rensa's format), to tell a slow
+        # search from a slow machine
+        own = [m.group(1) for m in map(SEARCH_TIME_RE.search, lines) if m]
+        self.search_ms.append(int(own[-1]) if own else None)
         if ms > s["turn_ms"] + self.tol:
-            self.fault("time_turn", side, f"{ms} ms for a {s['turn_ms']} ms turn")
+            with open("/proc/loadavg") as f:
+                load = f.read().split()[0]
+            self.fault("time_turn", side, f"{ms} ms for a {s['turn_ms']} ms turn; the engine "
+                       f"reports {own[-1] if own else '?'} ms of search; load average {load}")
         self.used[side] += ms
         if s["match_ms"] and self.used[side] > s["match_ms"] + self.tol and not any(
                 f["kind"] == "time_match" and f["side"] == "bw"[side] for f in self.faults):
@@ -485,7 +493,8 @@ class Game:
         return rss
 
     def record(self, rss):
-        return dict(self.s, moves=self.moves, times_ms=self.times, result=self.result,
+        return dict(self.s, moves=self.moves, times_ms=self.times, search_ms=self.search_ms,
+                    result=self.result,
                     reason=self.reason, faults=self.faults, peak_rss_kib=rss)
 
 
