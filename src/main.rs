@@ -11,7 +11,8 @@ use rensa::protocol::{Flow, Session};
 use rensa::rules::Rule;
 use rensa::solve::SolveRule;
 use std::io::{Read, Write};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
 
 const HELP: &str = "\
 pbrain-rensa - the Rensa gomoku engine
@@ -280,6 +281,19 @@ enum Input {
 /// far shorter; past this a line is counted and dropped, so no input grows memory.
 const MAX_LINE: usize = 64 << 10;
 
+/// The most input read ahead of the session, in bytes: past this the reader waits, so input
+/// sent faster than it is handled (during a search) cannot grow memory. END and STOP behind
+/// such a flood wait for the queue to drain; no manager sends megabytes while Rensa thinks.
+const MAX_QUEUED: usize = 8 << 20;
+
+/// What an input counts against [`MAX_QUEUED`].
+fn queued_cost(input: &Input) -> usize {
+    match input {
+        Input::Line(l) => l.len() + 64,
+        _ => 64,
+    }
+}
+
 /// Splits input into lines on LF, CR LF or a lone CR.
 struct LineSplitter {
     buf: Vec<u8>,
@@ -314,8 +328,10 @@ fn run_protocol() -> Result<()> {
     let engine = Engine::new();
     let stop = engine.stop_handle();
     let (tx, rx) = mpsc::channel::<Input>();
+    let queued = Arc::new(AtomicUsize::new(0));
     // The reader thread keeps END, STOP and YXSTOP working while the search runs.
     {
+        let queued = Arc::clone(&queued);
         std::thread::Builder::new()
             .name("stdin".into())
             .spawn(move || {
@@ -347,6 +363,10 @@ fn run_protocol() -> Result<()> {
                                 stop.request_stop(line_no);
                             }
                         }
+                        while queued.load(Ordering::Acquire) > MAX_QUEUED {
+                            std::thread::sleep(std::time::Duration::from_millis(1));
+                        }
+                        queued.fetch_add(queued_cost(&input), Ordering::AcqRel);
                         if tx.send(input).is_err() {
                             return;
                         }
@@ -363,6 +383,7 @@ fn run_protocol() -> Result<()> {
     let stdout = std::io::stdout();
     let mut session = Session::new(engine, stdout.lock());
     for input in rx {
+        queued.fetch_sub(queued_cost(&input), Ordering::AcqRel);
         match input {
             Input::Line(line) => {
                 if session.handle_line(&line) == Flow::Quit {

@@ -87,3 +87,59 @@ fn the_binary_does_not_grow_with_a_long_block() {
     // 3 million lines kept as stones took about 130 MiB
     assert!(hwm_kib < 48 << 10, "peak RSS {hwm_kib} KiB");
 }
+
+/// The reader thread read ahead without limit: 100 MB of input sent during a search were
+/// all kept until the search ended (175 MiB resident). Now it reads at most a few MiB ahead.
+#[cfg(target_os = "linux")]
+#[test]
+fn input_sent_during_a_search_does_not_grow_memory() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-rensa"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        stdin
+            .write_all(b"START 15\nINFO timeout_turn 1500\nBEGIN\n")
+            .unwrap();
+        let line = format!("INFO folder {}\n", "x".repeat(1000));
+        let chunk = line.repeat(1000);
+        for _ in 0..60 {
+            stdin.write_all(chunk.as_bytes()).unwrap();
+        }
+        stdin.write_all(b"ABOUT\n").unwrap();
+        stdin
+    });
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut seen = Vec::new();
+    loop {
+        let mut l = String::new();
+        assert!(out.read_line(&mut l).unwrap() > 0, "output ended: {seen:?}");
+        if l.starts_with("name=") {
+            break;
+        }
+        seen.push(l);
+    }
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let hwm_kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap();
+    let mut stdin = writer.join().unwrap();
+    stdin.write_all(b"END\n").unwrap();
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+    assert!(
+        seen.iter()
+            .any(|l| l.trim().split(',').count() == 2 && !l.starts_with("MESSAGE")),
+        "no move in {seen:?}"
+    );
+    // 60 MB queued took about 110 MiB before the limit
+    assert!(hwm_kib < 48 << 10, "peak RSS {hwm_kib} KiB");
+}
