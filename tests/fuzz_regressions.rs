@@ -143,3 +143,38 @@ fn input_sent_during_a_search_does_not_grow_memory() {
     // 60 MB queued took about 110 MiB before the limit
     assert!(hwm_kib < 48 << 10, "peak RSS {hwm_kib} KiB");
 }
+
+/// Taking back a stone of a position set up out of playing order (BOARD lines may come in any
+/// order) left the hash encoding the wrong side to move: the board failed its consistency
+/// check, and the transposition table mixed the two sides' positions.
+#[test]
+fn takeback_after_a_set_up_position_keeps_the_hash_right() {
+    use rensa::engine::{Engine, Owner};
+    use rensa::protocol::Session;
+    use rensa::rules::Rule;
+    let mut e = Engine::new();
+    e.new_game(15, 15, Rule::Freestyle);
+    // the fuzzer's case: two own stones, a puzzle no game reaches
+    e.set_position(&[(0, 0, Owner::Own), (0, 1, Owner::Own)])
+        .unwrap();
+    e.takeback(0, 1).unwrap();
+    e.board().check_consistency().unwrap();
+    // a game position listed own stones first
+    let mut s = Session::new(Engine::new(), Vec::new());
+    for l in [
+        "START 15", "YXBOARD", "7,7,1", "8,8,1", "7,8,2", "8,7,2", "6,6,2", "DONE",
+    ] {
+        s.handle_line(l);
+    }
+    s.handle_line("TAKEBACK 6,6");
+    assert_eq!(String::from_utf8_lossy(s.output()), "OK\nOK\n");
+    s.engine().board().check_consistency().unwrap();
+    // the same stones played in order give the same hash
+    let mut e = Engine::new();
+    e.new_game(15, 15, Rule::Freestyle);
+    for (x, y) in [(7, 8), (7, 7), (8, 7), (8, 8)] {
+        e.play(x, y).unwrap();
+    }
+    assert_eq!(e.board().hash(), s.engine().board().hash());
+    assert_eq!(e.board().side(), s.engine().board().side());
+}
