@@ -337,12 +337,20 @@ fn check_move(
     if q != p {
         return Err(format!("move {x},{y} but the last stone is {q:?}"));
     }
+    if after.stone_count() == 0 || after.stone(p) != Some(color) {
+        return Err(format!("move {x},{y} is not on the board as {color:?}"));
+    }
+    // the position before the move, only where a rule needs it (a clone is dear)
+    let renju_black = color == Color::Black && after.rule() == Rule::Renju;
+    if !renju_black && (!searched || blocked.is_empty()) {
+        return Ok(());
+    }
     let mut before = after.clone();
     before.undo();
     if !before.is_empty(p) {
         return Err(format!("move {x},{y} on an occupied cell"));
     }
-    if color == Color::Black && before.foul(p).is_some() {
+    if renju_black && before.foul(p).is_some() {
         return Err(format!(
             "move {x},{y} is a renju foul: {:?}",
             before.foul(p)
