@@ -574,12 +574,26 @@ def summary(recs):
     for k in kinds + sorted({f["kind"] for f in allf} - set(kinds)):
         games = [str(r["game"]) for r in recs if any(f["kind"] == k for f in r["faults"])]
         print(f"| {k} | {sum(f['kind'] == k for f in allf)} | {', '.join(games[:10])} |")
+    buckets = [(5, 9), (10, 15), (16, 22), (23, 32)]
+    print("\n| rule | " + " | ".join(f"{a}-{b}" for a, b in buckets) + " | rect |")
+    print("|---" * (len(buckets) + 2) + "|")
+    for rule, name in RULES.items():
+        rs = [r for r in recs if r["rule"] == rule]
+        cells = [sum(a <= max(r["w"], r["h"]) <= b for r in rs) for a, b in buckets]
+        print(f"| {name} | " + " | ".join(map(str, cells))
+              + f" | {sum(r['w'] != r['h'] for r in rs)} |")
+    print("\n(games by the longer side of the board; rect: games on non-square boards)")
     over = [t - r["turn_ms"] for r in recs for t in r["times_ms"]]
     frac = [t / r["turn_ms"] for r in recs for t in r["times_ms"]]
-    print(f"\nmove time minus timeout_turn (ms): max {max(over, default=0):.1f}, "
-          f"p99 {percentile(over, 0.99):.1f}, p50 {percentile(over, 0.5):.1f}; "
-          f"as a fraction of the turn: max {max(frac, default=0):.2f}, "
-          f"p99 {percentile(frac, 0.99):.2f}; moves over the limit: {sum(o > 0 for o in over)}")
+    print(f"\nmove time (command written to move read) minus timeout_turn, ms: max "
+          f"{max(over, default=0):.1f}, p99.9 {percentile(over, 0.999):.1f}, p99 "
+          f"{percentile(over, 0.99):.1f}, p50 {percentile(over, 0.5):.1f}; as a fraction of the "
+          f"turn: max {max(frac, default=0):.2f}, p99 {percentile(frac, 0.99):.2f}; moves over "
+          f"the limit: {sum(o > 0 for o in over)} of {len(over)}")
+    own = [m - r["turn_ms"] for r in recs for m in r.get("search_ms", []) if m is not None]
+    if own:
+        print(f"search time the engine reports minus timeout_turn, ms: max {max(own)}, "
+              f"p99 {percentile(own, 0.99)}, p50 {percentile(own, 0.5)} ({len(own)} moves)")
     for mem in sorted({r["max_memory"] for r in recs}):
         peaks = [p for r in recs if r["max_memory"] == mem for p in (r["peak_rss_kib"] or [])
                  if p]
