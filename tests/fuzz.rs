@@ -1,8 +1,9 @@
 //! Protocol fuzzer (issue 13): random and mutated command sequences against the protocol
-//! session in-process, random calls against the engine API, and random lines piped into the
-//! binary.
+//! session in-process, and random lines piped into the binary (`tests/fuzz_engine.rs` fuzzes the
+//! engine API).
 //!
-//! Properties, for every sequence: no panic; a bounded amount of output per line; every reply
+//! Properties, for every sequence: no panic; no line takes longer than the longest think it can
+//! ask for (no hang); a bounded amount of output per line; every reply
 //! line well-formed (a move, a swap2 answer, `OK`, `ERROR …`, `UNKNOWN …`, `MESSAGE …`,
 //! `FORBID ….`, the ABOUT line) with no control characters; every searched move on the board,
 //! on an empty cell, off the YXBLOCK cells while others are open, and not a renju foul for
@@ -12,20 +13,19 @@
 //! `cargo test` runs a few hundred sequences (seconds). For a long campaign:
 //!
 //! ```text
-//! RENSA_FUZZ_CASES=200000 RENSA_FUZZ_SEED=7 cargo test --release --test fuzz -- --nocapture
+//! RENSA_FUZZ_CASES=200000 RENSA_FUZZ_SEED=7 cargo test --test fuzz --test fuzz_engine -- --nocapture
 //! ```
 //!
 //! It prints the lines run and lines per second. A failure prints the shrunk sequence.
 
+use fuzz_support::{cases, runner};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
-use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
+use proptest::test_runner::TestCaseError;
 use rensa::board::{Board, Color, Pos};
-use rensa::engine::{Engine, Owner, ThinkLimits};
+use rensa::engine::Engine;
 use rensa::protocol::{Flow, Session, ABOUT};
 use rensa::rules::Rule;
-use rensa::search::time::Clock;
-use rensa::search::Limits;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -33,30 +33,9 @@ use std::time::Instant;
 /// `show_detail`), each with its PV, and iterations are few at the limits the fuzzer sets.
 const MAX_OUTPUT_PER_LINE: usize = 1 << 20;
 
-fn cases(default: u32) -> u32 {
-    std::env::var("RENSA_FUZZ_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-/// A runner seeded from `RENSA_FUZZ_SEED` (default 0), so a plain `cargo test` always runs
-/// the same cases and a campaign can pick others.
-fn runner(n: u32) -> TestRunner {
-    let seed: u64 = std::env::var("RENSA_FUZZ_SEED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
-    let mut bytes = [0u8; 32];
-    bytes[..8].copy_from_slice(&seed.to_le_bytes());
-    let config = Config {
-        cases: n,
-        failure_persistence: None,
-        max_shrink_iters: 2000,
-        ..Config::default()
-    };
-    TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &bytes))
-}
+/// Time allowed for one line: the longest think a sequence can ask for is the default 5 s turn
+/// (when no INFO set a shorter one); the rest is slack for a loaded machine.
+const MAX_LINE_TIME: std::time::Duration = std::time::Duration::from_secs(15);
 
 // ---------------------------------------------------------------------------------------------
 // Generators
@@ -376,7 +355,11 @@ impl Run {
     /// Feeds one line and checks what it printed.
     fn line(&mut self, line: &str) -> Result<(), String> {
         let blocked = self.session.engine().blocked().to_vec();
+        let t = Instant::now();
         let flow = self.session.handle_line(line);
+        if t.elapsed() > MAX_LINE_TIME {
+            return Err(format!("{line:?} took {:?}", t.elapsed()));
+        }
         self.lines += 1;
         let out = self.new_output()?;
         if flow == Flow::Quit {
@@ -495,227 +478,11 @@ fn protocol_session_survives_hostile_input() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The engine API
-// ---------------------------------------------------------------------------------------------
-
-/// One call on [`Engine`] with arbitrary arguments (sizes only within `size_supported`, the
-/// documented precondition of `new_game`).
-#[derive(Clone, Debug)]
-enum Call {
-    NewGame(i64, i64, usize),
-    SetRule(usize),
-    Play(i64, i64),
-    Takeback(i64, i64),
-    TakebackLast,
-    SetPosition(Vec<(i64, i64, u8)>),
-    SetAlternating(Vec<(i64, i64)>),
-    Block(Vec<(i64, i64)>),
-    Unblock(Vec<(i64, i64)>),
-    ClearBlocked,
-    Memory(u64),
-    ClearHash,
-    /// Search limits; the hard limit is always set, so every think ends.
-    Think(Option<i32>, Option<u64>, u64, u64),
-    /// A protocol clock turned into limits (any values), then a think at most 30 ms long.
-    Clock(u64, u64, Option<i64>),
-    Swap2(Vec<(i64, i64)>, u64),
-    Forbidden,
-}
-
-fn cell() -> impl Strategy<Value = (i64, i64)> {
-    prop_oneof![9 => (-1i64..33, -1i64..33), 1 => (any::<i64>(), any::<i64>())]
-}
-
-fn call() -> impl Strategy<Value = Call> {
-    let cells = |n| prop::collection::vec(cell(), 0..n);
-    prop_oneof![
-        2 => (0i64..40, 0i64..40, 0usize..5).prop_map(|(w, h, r)| Call::NewGame(w, h, r)),
-        1 => (0usize..5).prop_map(Call::SetRule),
-        8 => cell().prop_map(|(x, y)| Call::Play(x, y)),
-        2 => cell().prop_map(|(x, y)| Call::Takeback(x, y)),
-        2 => Just(Call::TakebackLast),
-        2 => prop::collection::vec((-1i64..33, -1i64..33, 0u8..3), 0..30).prop_map(Call::SetPosition),
-        1 => cells(8).prop_map(Call::SetAlternating),
-        1 => cells(6).prop_map(Call::Block),
-        1 => cells(6).prop_map(Call::Unblock),
-        1 => Just(Call::ClearBlocked),
-        1 => prop_oneof![0u64..(64 << 20), any::<u64>()].prop_map(Call::Memory),
-        1 => Just(Call::ClearHash),
-        4 => (prop::option::of(-2i32..5), prop::option::of(0u64..3000), 0u64..20, 0u64..20)
-            .prop_map(|(d, n, s, h)| Call::Think(d, n, s, h)),
-        2 => (any::<u64>(), any::<u64>(), prop::option::of(any::<i64>()))
-            .prop_map(|(t, m, l)| Call::Clock(t, m, l)),
-        1 => (cells(6), 0u64..20).prop_map(|(s, t)| Call::Swap2(s, t)),
-        1 => Just(Call::Forbidden),
-    ]
-}
-
-/// Applies one call and checks its result against the board before and after.
-fn apply(e: &mut Engine, c: &Call) -> Result<(), String> {
-    let before = e.board().clone();
-    let unchanged =
-        |e: &Engine| e.board().hash() == before.hash() && e.board().ply() == before.ply();
-    match c {
-        &Call::NewGame(w, h, r) => {
-            let ok = (5..=32).contains(&w) && (5..=32).contains(&h);
-            if Engine::size_supported(w, h) != ok {
-                return Err(format!("size_supported({w}, {h}) is not {ok}"));
-            }
-            if ok {
-                e.new_game(w as usize, h as usize, Rule::ALL[r]);
-            }
-        }
-        &Call::SetRule(r) => e.set_rule(Rule::ALL[r]),
-        &Call::Play(x, y) => {
-            let legal = before.on_board(x, y) && before.is_empty(Pos::new(x as usize, y as usize));
-            match e.play(x, y) {
-                Ok(_) if !legal => return Err(format!("play({x}, {y}) accepted")),
-                Err(_) if legal => return Err(format!("play({x}, {y}) refused")),
-                Ok(_) if e.board().stone_count() != before.stone_count() + 1 => {
-                    return Err("play added no stone".into())
-                }
-                Err(_) if !unchanged(e) => return Err("a refused play changed the board".into()),
-                _ => {}
-            }
-        }
-        &Call::Takeback(x, y) => {
-            if e.takeback(x, y).is_err() && !unchanged(e) {
-                return Err("a refused takeback changed the board".into());
-            }
-        }
-        Call::TakebackLast => {
-            if let Some((p, _)) = before.history().iter().rev().find(|(p, _)| !p.is_none()) {
-                e.takeback(p.x() as i64, p.y() as i64)
-                    .map_err(|m| format!("takeback: {m}"))?;
-                if e.board().stone_count() + 1 != before.stone_count() {
-                    return Err("takeback removed no stone".into());
-                }
-            }
-        }
-        Call::SetPosition(stones) => {
-            let owners = [Owner::Own, Owner::Opponent, Owner::Blocked];
-            let s: Vec<_> = stones
-                .iter()
-                .map(|&(x, y, o)| (x, y, owners[o as usize]))
-                .collect();
-            if e.set_position(&s).is_err() && !unchanged(e) {
-                return Err("a refused set_position changed the board".into());
-            }
-        }
-        Call::SetAlternating(s) => {
-            if e.set_alternating(s).is_err() && !unchanged(e) {
-                return Err("a refused set_alternating changed the board".into());
-            }
-        }
-        Call::Block(cells) => {
-            let _ = e.block(cells);
-        }
-        Call::Unblock(cells) => {
-            let _ = e.unblock(cells);
-        }
-        Call::ClearBlocked => e.clear_blocked(),
-        &Call::Memory(m) => e.set_memory_limit(m),
-        Call::ClearHash => e.clear_hash(),
-        &Call::Think(depth, nodes, soft, hard) => {
-            let limits = Limits {
-                depth,
-                nodes,
-                soft_ms: Some(soft),
-                hard_ms: Some(hard),
-            };
-            think_checked(e, &limits)?;
-        }
-        &Call::Clock(turn_ms, match_ms, left_ms) => {
-            let t = ThinkLimits {
-                clock: Clock {
-                    turn_ms,
-                    match_ms,
-                    left_ms,
-                },
-                max_depth: None,
-                max_nodes: Some(5000),
-            };
-            let mut limits = e.limits(&t);
-            let (soft, hard) = (limits.soft_ms.unwrap_or(0), limits.hard_ms.unwrap_or(0));
-            if soft > hard || (turn_ms > 0 && hard > turn_ms.max(10)) {
-                return Err(format!("budget soft {soft} hard {hard} for turn {turn_ms}"));
-            }
-            limits.hard_ms = Some(hard.min(30));
-            limits.soft_ms = Some(soft.min(30));
-            think_checked(e, &limits)?;
-        }
-        Call::Swap2(stones, turn_ms) => {
-            let t = ThinkLimits {
-                clock: Clock {
-                    turn_ms: *turn_ms,
-                    match_ms: 0,
-                    left_ms: None,
-                },
-                max_depth: None,
-                max_nodes: Some(2000),
-            };
-            let _ = e.swap2(stones, &t);
-        }
-        Call::Forbidden => {
-            for p in e.forbidden_points() {
-                if !e.board().is_empty(p) || e.board().foul(p).is_none() {
-                    return Err(format!("{p:?} listed as forbidden"));
-                }
-            }
-        }
-    }
-    e.board()
-        .check_consistency()
-        .map_err(|m| format!("after {c:?}: {m}"))
-}
-
-/// A think must leave the board as it was and return a legal move whenever one exists.
-fn think_checked(e: &mut Engine, limits: &Limits) -> Result<(), String> {
-    let before = e.board().clone();
-    let r = e.think(limits, &mut |_| {});
-    if e.board().hash() != before.hash() {
-        return Err("think changed the board".into());
-    }
-    let any_legal = before.empty_cells().any(|p| before.is_legal(p));
-    match r.best {
-        None if any_legal => Err("no move though a legal one exists".into()),
-        Some(p) if !before.is_legal(p) => Err(format!("think chose the illegal {p:?}")),
-        Some(p)
-            if e.blocked().contains(&p)
-                && before
-                    .empty_cells()
-                    .any(|q| before.is_legal(q) && !e.blocked().contains(&q)) =>
-        {
-            Err(format!("think chose the blocked {p:?}"))
-        }
-        _ => Ok(()),
-    }
-}
-
-#[test]
-fn engine_api_survives_random_calls() {
-    let n = cases(60);
-    let calls = AtomicU64::new(0);
-    let result = runner(n).run(&prop::collection::vec(call(), 1..60), |seq| {
-        let mut e = Engine::new();
-        e.set_memory_limit(25 << 20);
-        for c in &seq {
-            apply(&mut e, c).map_err(TestCaseError::fail)?;
-        }
-        calls.fetch_add(seq.len() as u64, Ordering::Relaxed);
-        Ok(())
-    });
-    eprintln!("engine fuzz: {n} sequences, {} calls", calls.into_inner());
-    if let Err(e) = result {
-        panic!("{e}");
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
 // The binary
 // ---------------------------------------------------------------------------------------------
 
 mod common;
+mod fuzz_support;
 
 /// A few hundred random lines and raw bytes through the real binary (its line splitter and
 /// reader thread included), then a new game must still get a legal move, and END must end
