@@ -9,6 +9,7 @@ two check each other.
   python3 scripts/soak.py run --games 2000 --jobs 1 --out soak.jsonl
   python3 scripts/soak.py summary soak.jsonl
   python3 scripts/soak.py replay soak.jsonl 17 [--engine target/release/pbrain-rensa]
+  python3 scripts/soak.py selftest     (the judge against 401 referee-judged renju positions)
 
 Fault kinds (a game may have several):
   crash          the engine exited, closed its output, or exited non-zero after END
@@ -650,6 +651,57 @@ def cmd_replay(args):
         e.finish()
 
 
+def line_case(rule, cells, x):
+    """Judges a one-row position: `cells` a string over '.XO' (x along the row)."""
+    g = Grid(len(cells), 5)
+    for i, ch in enumerate(cells):
+        if ch != ".":
+            g.put(i, 2, BLACK if ch == "X" else WHITE)
+    return wins(g, x, 2, rule)
+
+
+def cmd_selftest(args):
+    """Checks the judge: win lines under each rule, and every renju forbidden point of the
+    401 positions in tests/data/renju_forbidden.txt (recorded from the Gomocup referee)."""
+    checks = [
+        (0, "XXXXX..", 0, True), (0, "XXXXXX.", 0, True), (1, "XXXXXX.", 0, False),
+        (1, ".XXXXX.", 1, True), (4, "XXXXXX..", 0, False), (4, "OOOOOO..", 0, True),
+        (8, "OXXXXXO.", 1, False), (8, "XXXXX...", 0, True), (8, "OXXXXXXO", 1, True),
+        (9, "OXXXXXO.", 1, False), (9, ".XXXXXO.", 1, True), (9, ".XXXXXX.", 1, False),
+    ]
+    bad = 0
+    for rule, cells, x, want in checks:
+        if line_case(rule, cells, x) != want:
+            bad += 1
+            print(f"rule {rule} {cells}: expected {want}")
+    cases = 0
+    path = os.path.join(REPO, "tests", "data", "renju_forbidden.txt")
+    case = {}
+    for raw in open(path):
+        word, *rest = raw.split() or [""]
+        if word in ("black", "white"):
+            case[word] = [tuple(map(int, t.split(","))) for t in rest]
+        elif word == "size":
+            case["n"] = int(rest[0])
+        elif word == "forbidden":
+            case["f"] = {tuple(map(int, t.split(":")[0].split(","))) for t in rest}
+        elif word == "end":
+            n = case["n"]
+            g = Grid(n, n)
+            for c, key in ((BLACK, "black"), (WHITE, "white")):
+                for x, y in case[key]:
+                    g.put(x, y, c)
+            got = {(x, y) for x in range(n) for y in range(n)
+                   if g.at(x, y) == EMPTY and foul(g, x, y)}
+            cases += 1
+            if got != case["f"]:
+                bad += 1
+                print(f"renju position {cases}: forbidden {sorted(got)}, expected {sorted(case['f'])}")
+            case = {}
+    print(f"{len(checks)} win lines, {cases} renju positions: {bad} wrong")
+    sys.exit(1 if bad else 0)
+
+
 def size_range(s):
     lo, _, hi = s.partition("-")
     return int(lo), int(hi or lo)
@@ -695,6 +747,8 @@ def main():
     rp.add_argument("--at", type=int, help="moves to replay (default: up to the first fault)")
     rp.add_argument("--engine", help="send the position to this engine and show its answer")
     rp.set_defaults(func=cmd_replay)
+    st = sub.add_parser("selftest", help="check the judge against known positions")
+    st.set_defaults(func=cmd_selftest)
     args = p.parse_args()
     args.func(args)
 
