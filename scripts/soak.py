@@ -239,13 +239,15 @@ class Engine:
             self.err_tail = (self.err_tail + [raw.decode("utf-8", "replace").rstrip()])[-10:]
 
     def send(self, *lines):
-        """Writes lines; returns the time of the write, or None when the pipe is gone."""
+        """Writes lines; returns the time just before the write (an answer can come before
+        the write call returns), or None when the pipe is gone."""
+        t = time.monotonic()
         try:
             self.proc.stdin.write("".join(line + "\n" for line in lines).encode())
             self.proc.stdin.flush()
         except OSError:
             return None
-        return time.monotonic()
+        return t
 
     def read(self, deadline):
         """The next line as (time, text); text None at end of output; None at the deadline."""
@@ -383,6 +385,10 @@ class Game:
                 self.fault("crash", side, f"output closed, exit {e.proc.poll()}, stderr "
                            + " | ".join(e.err_tail))
                 return None
+            if t < t0 and not line.startswith(("MESSAGE", "DEBUG")):
+                # printed after the last answer, before this command: a second answer
+                self.fault("stray", side, f"unasked line {line!r} before the command")
+                continue
             lines.append(line)
             if CONTROL_RE.search(line):
                 self.fault("stray", side, f"control character in {line!r}")
