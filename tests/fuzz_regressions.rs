@@ -178,3 +178,39 @@ fn takeback_after_a_set_up_position_keeps_the_hash_right() {
     assert_eq!(e.board().hash(), s.engine().board().hash());
     assert_eq!(e.board().side(), s.engine().board().side());
 }
+
+/// A BOARD with a blocked cell (field 3) listed after a stone: taking that stone back
+/// restored cell data saved before the wall, so the board's threat data forgot the wall.
+/// Found by the engine API fuzzer (seed 2004).
+#[test]
+fn takeback_of_a_stone_listed_before_a_wall_keeps_the_wall() {
+    use rensa::engine::{Engine, Owner};
+    use rensa::protocol::Session;
+    use rensa::rules::Rule;
+    let mut e = Engine::new();
+    e.new_game(21, 19, Rule::Freestyle);
+    e.set_position(&[(0, 0, Owner::Own), (0, 1, Owner::Blocked)])
+        .unwrap();
+    e.takeback(0, 0).unwrap();
+    e.board().check_consistency().unwrap();
+    // through the protocol: the stone listed first, then the wall; Rensa moves, and both
+    // stones are taken back
+    let mut s = Session::new(Engine::new(), Vec::new());
+    for l in [
+        "START 15",
+        "INFO max_depth 2",
+        "BOARD",
+        "7,7,2",
+        "7,8,3",
+        "DONE",
+    ] {
+        s.handle_line(l);
+    }
+    let out = String::from_utf8_lossy(s.output()).into_owned();
+    let mv = out.lines().last().unwrap().to_string();
+    s.handle_line(&format!("TAKEBACK {mv}"));
+    s.handle_line("TAKEBACK 7,7");
+    assert!(String::from_utf8_lossy(s.output()).ends_with("OK\nOK\n"));
+    assert_eq!(s.engine().board().stone_count(), 0);
+    s.engine().board().check_consistency().unwrap();
+}

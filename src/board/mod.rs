@@ -368,7 +368,8 @@ impl Board {
         &self.walls
     }
 
-    /// Blocks the empty cell `p` for both colours for good (not part of the history).
+    /// Blocks the empty cell `p` for both colours for good (not part of the history). Walls
+    /// go before the first stone: undoing a stone restores the cell data saved with it.
     pub fn put_wall(&mut self, p: Pos) {
         debug_assert!(self.is_empty(p));
         let old = self.info[p.index()];
