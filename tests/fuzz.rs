@@ -8,7 +8,8 @@
 //! `FORBID ….`, the ABOUT line) with no control characters; every searched move on the board,
 //! on an empty cell, off the YXBLOCK cells while others are open, and not a renju foul for
 //! black (checked with the crate's own rules: a consistency check; `scripts/soak.py` judges
-//! games independently); and afterwards `START 15` + `BEGIN` answers a legal move.
+//! games independently); the board's incremental data consistent after TAKEBACK and at the
+//! end; and afterwards `START 15` + `BEGIN` answers a legal move.
 //!
 //! `cargo test` runs a few hundred sequences (seconds). For a long campaign:
 //!
@@ -125,6 +126,30 @@ fn start_line() -> impl Strategy<Value = String> {
     ]
 }
 
+/// A valid block: distinct cells near 7,7 (on every board), in any order, then `DONE`. Such
+/// blocks set positions up out of playing order, with walls, for later TAKEBACKs.
+fn clean_block() -> impl Strategy<Value = Vec<String>> {
+    let cells: Vec<(i64, i64)> = (5..10).flat_map(|x| (5..10).map(move |y| (x, y))).collect();
+    let kind = prop::sample::select(vec!["BOARD", "YXBOARD", "SWAP2BOARD", "YXBLOCK"]);
+    let field = prop_oneof![4 => Just(1), 4 => Just(2), 1 => Just(3)];
+    (
+        kind,
+        prop::sample::subsequence(cells, 0..12).prop_shuffle(),
+        prop::collection::vec(field, 12),
+    )
+        .prop_map(|(kind, cells, fields)| {
+            let mut v = vec![kind.to_string()];
+            for (&(x, y), f) in cells.iter().zip(fields) {
+                v.push(match kind {
+                    "BOARD" | "YXBOARD" => format!("{x},{y},{f}"),
+                    _ => format!("{x},{y}"),
+                });
+            }
+            v.push("DONE".into());
+            v
+        })
+}
+
 /// A multi-line block: its opening word, stone lines (some malformed), and usually `DONE`
 /// (a missing one leaves the block to the next command).
 fn block() -> impl Strategy<Value = Vec<String>> {
@@ -199,6 +224,8 @@ fn mutated(base: String) -> impl Strategy<Value = String> {
 enum Op {
     Lines(Vec<String>),
     Overlong(usize),
+    /// `TAKEBACK` of the last stone on the board (random coordinates rarely hit it).
+    TakebackLast,
 }
 
 fn simple_line() -> impl Strategy<Value = String> {
@@ -221,7 +248,8 @@ fn op() -> impl Strategy<Value = Op> {
         10 => simple_line().prop_map(|l| Op::Lines(vec![l])),
         6 => info_line().prop_map(|l| Op::Lines(vec![l])),
         3 => start_line().prop_map(|l| Op::Lines(vec![l])),
-        4 => block().prop_map(Op::Lines),
+        3 => block().prop_map(Op::Lines),
+        3 => clean_block().prop_map(Op::Lines),
         2 => garbage().prop_map(|l| Op::Lines(vec![l])),
         3 => prop_oneof![simple_line(), info_line(), start_line()]
             .prop_flat_map(mutated)
@@ -230,6 +258,7 @@ fn op() -> impl Strategy<Value = Op> {
             .prop_map(|(n, head)| Op::Lines(vec![format!("{head}{}", "9".repeat(n))])),
         1 => (65_537usize..1 << 40).prop_map(Op::Overlong),
         1 => Just(Op::Lines(vec!["END".to_string()])),
+        3 => Just(Op::TakebackLast),
     ]
 }
 
@@ -366,6 +395,14 @@ impl Run {
             self.quit = true;
             return Ok(());
         }
+        // the board's incremental data against a recomputation (dear: after TAKEBACK, where
+        // undo meets set-up positions, and at the end of a sequence)
+        let word = line.split_whitespace().next().unwrap_or("");
+        if word.eq_ignore_ascii_case("TAKEBACK") {
+            let b = self.session.engine().board();
+            b.check_consistency()
+                .map_err(|m| format!("after {line:?}: {m}"))?;
+        }
         if let Some(mv) = out.last().and_then(|l| is_move(l)) {
             let play = line
                 .trim_start()
@@ -421,6 +458,21 @@ fn run_sequence(prelude: &[String], ops: &[Op]) -> Result<u64, String> {
                     }
                 }
             }
+            Op::TakebackLast => {
+                let last = r
+                    .session
+                    .engine()
+                    .board()
+                    .history()
+                    .iter()
+                    .rev()
+                    .find(|m| !m.0.is_none());
+                let (x, y) = last.map_or((0, 0), |m| (m.0.x(), m.0.y()));
+                r.line(&format!("TAKEBACK {x},{y}"))?;
+                if r.quit {
+                    return Ok(r.lines);
+                }
+            }
             Op::Overlong(n) => {
                 let flow = r.session.handle_overlong_line(n);
                 r.lines += 1;
@@ -431,6 +483,9 @@ fn run_sequence(prelude: &[String], ops: &[Op]) -> Result<u64, String> {
             }
         }
     }
+    let b = r.session.engine().board();
+    b.check_consistency()
+        .map_err(|m| format!("at the end: {m}"))?;
     // whatever came before, a new game still gets a legal move
     r.line("START 15")?;
     let blocked = r.session.engine().blocked().to_vec();
