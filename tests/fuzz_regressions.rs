@@ -214,3 +214,29 @@ fn takeback_of_a_stone_listed_before_a_wall_keeps_the_wall() {
     assert_eq!(s.engine().board().stone_count(), 0);
     s.engine().board().check_consistency().unwrap();
 }
+
+/// A blocked cell (BOARD field 3) with empty cells beyond it made every line through it
+/// "dead" in the pattern tables (such windows were thought impossible), so a renju foul next
+/// to it passed as legal and the search played it. Found by the protocol fuzzer (seed 4060).
+#[test]
+fn a_wall_inside_a_line_keeps_renju_fouls_forbidden() {
+    use rensa::engine::Engine;
+    use rensa::protocol::Session;
+    let mut s = Session::new(Engine::new(), Vec::new());
+    let setup = "INFO max_node 118\nINFO max_depth 1\nSTART 11\nINFO rule 4\nYXBOARD\n\
+                 8,7,1\n5,7,1\n7,5,1\n8,6,2\n9,7,2\n6,7,1\n7,7,2\n9,9,1\n6,5,1\n6,9,3\nDONE";
+    for l in setup.lines() {
+        s.handle_line(l);
+    }
+    let b = s.engine().board();
+    let p = rensa::board::Pos::new(6, 6);
+    assert!(
+        b.foul(p).is_some() && !b.is_legal(p),
+        "6,6 is a double-three"
+    );
+    s.handle_line("BEGIN");
+    let out = String::from_utf8_lossy(s.output()).into_owned();
+    let mv = out.lines().last().unwrap();
+    assert_ne!(mv, "6,6", "{out}");
+    s.engine().board().check_consistency().unwrap();
+}
