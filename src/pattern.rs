@@ -298,11 +298,18 @@ impl Classifier {
         let me = self.color.cell();
         let opp = self.color.opponent().cell();
         let line = self.decode(key);
-        // Keys with a wall inside the window, not at its ends, cannot occur; give them Dead.
-        let wall_ok = (0..5).all(|i| line[i] != WALL || line[..i].iter().all(|&c| c == WALL))
-            && (6..11).all(|i| line[i] != WALL || line[i + 1..].iter().all(|&c| c == WALL));
-        if !wall_ok {
-            return Pattern::Dead as u8;
+        // A wall inside the window (a blocked cell, BOARD field 3) hides what lies beyond it,
+        // as the board's edge does: classify the window with everything past it walled.
+        let mut walled = key;
+        for side in [[4, 3, 2, 1, 0], [6, 7, 8, 9, 10]] {
+            if let Some(w) = side.iter().position(|&i| line[i] == WALL) {
+                for &i in &side[w + 1..] {
+                    walled |= (WALL as u32) << (2 * slot(i as isize - 5));
+                }
+            }
+        }
+        if walled != key {
+            return self.shape(walled);
         }
         let mut lo = 0;
         while lo < 5 && line[4 - lo] == me {

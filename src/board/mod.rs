@@ -45,6 +45,8 @@ struct State {
     pcounts: [[u16; PATTERN_COUNT]; 2],
     bbox: [u8; 4],
     hash: u64,
+    /// The side to move that `hash` encodes (a set-up position may have changed it since).
+    side: Color,
 }
 
 struct Zobrist {
@@ -366,7 +368,8 @@ impl Board {
         &self.walls
     }
 
-    /// Blocks the empty cell `p` for both colours for good (not part of the history).
+    /// Blocks the empty cell `p` for both colours for good (not part of the history). Walls
+    /// go before the first stone: undoing a stone restores the cell data saved with it.
     pub fn put_wall(&mut self, p: Pos) {
         debug_assert!(self.is_empty(p));
         let old = self.info[p.index()];
@@ -392,6 +395,7 @@ impl Board {
             pcounts: self.pcounts,
             bbox: self.bbox,
             hash: self.hash,
+            side: self.side,
         });
     }
 
@@ -437,7 +441,12 @@ impl Board {
         self.counts = st.counts;
         self.pcounts = st.pcounts;
         self.bbox = st.bbox;
+        // the mover of the undone stone is to move again; the saved hash may encode the other
+        // side when the position was set up stone by stone (BOARD lines in any order)
         self.hash = st.hash;
+        if st.side != c {
+            self.hash ^= zobrist().side;
+        }
         self.side = c;
         Some((p, c))
     }

@@ -454,7 +454,10 @@ impl Engine {
             );
         }
         let mut b = Board::new(self.board.width(), self.board.height(), self.board.rule());
-        for &(x, y, owner) in stones {
+        // walls first: undoing a stone (TAKEBACK) restores the cell data saved before it,
+        // which must already include every wall
+        let (walls, placed): (Vec<_>, Vec<_>) = stones.iter().partition(|s| s.2 == Owner::Blocked);
+        for &(x, y, owner) in walls.into_iter().chain(placed) {
             let p = free_cell(&b, x, y)?;
             match owner {
                 Owner::Own => b.put(p, me),

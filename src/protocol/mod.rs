@@ -23,6 +23,9 @@ pub const ABOUT: &str = concat!(
     "\""
 );
 
+/// The most stone lines a block keeps: one per cell of the largest board.
+const MAX_BLOCK_LINES: usize = crate::board::MAX_SIZE * crate::board::MAX_SIZE;
+
 /// Turn time assumed until the manager sends `INFO timeout_turn`.
 const DEFAULT_TURN_MS: u64 = 5000;
 
@@ -328,7 +331,13 @@ impl<W: Write> Session<W> {
             _ => parse_triple(t),
         };
         match stone {
-            Ok(s) => block.stones.push(s),
+            Ok(s) if block.stones.len() < MAX_BLOCK_LINES => block.stones.push(s),
+            // no board has more cells: keeping more would let input grow memory without end
+            Ok(_) => {
+                block
+                    .error
+                    .get_or_insert_with(|| format!("more than {MAX_BLOCK_LINES} stone lines"));
+            }
             Err(why) => {
                 // A command inside the block means the manager gave up on it.
                 if let Ok(Some(cmd)) = parse(t) {

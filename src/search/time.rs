@@ -46,7 +46,8 @@ pub fn budget(clock: &Clock, empties: usize) -> Budget {
     // better move found before the hard limit is kept (75% beat 55%: +21 +/- 48 Elo; 85%
     // without shrinking a settled search beat 75% with it in three samples, +16, +7 and +19,
     // each +/- 35, once the tree got narrower).
-    let mut soft = hard * 85 / 100;
+    // (in u128: the API takes any u64, and 85 × a huge turn overflows)
+    let mut soft = (u128::from(hard) * 85 / 100) as u64;
     let left = match clock.left_ms {
         Some(l) if clock.match_ms > 0 && l < UNLIMITED_LEFT => Some(l.max(0) as u64),
         Some(l) if clock.match_ms == 0 && l < UNLIMITED_LEFT && l > 0 => Some(l as u64),
