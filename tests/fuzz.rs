@@ -309,7 +309,8 @@ fn well_formed(line: &str) -> bool {
     }
     let words: Vec<&str> = line.split(' ').collect();
     is_move(line).is_some()
-        || (words.len() == 3 && words.iter().all(|w| is_move(w).is_some()))
+        // three stones of a swap2 opening; two of a swap2 answer or of YXBALANCETWO
+        || ((words.len() == 2 || words.len() == 3) && words.iter().all(|w| is_move(w).is_some()))
         || matches!(line, "OK" | "SWAP" | ABOUT)
         || line.starts_with("ERROR ")
         || line.starts_with("UNKNOWN command ")
