@@ -67,16 +67,22 @@ fn moves_of(s: &Session<Vec<u8>>) -> Vec<String> {
         .collect()
 }
 
+/// A session that has handled `lines`.
+fn session_after(lines: &[&str]) -> Session<Vec<u8>> {
+    let mut s = Session::new(Engine::new(), Vec::new());
+    for l in lines {
+        s.handle_line(l);
+    }
+    s
+}
+
 #[test]
 fn stop_ends_a_long_think_with_a_move_while_it_runs() {
-    let mut s = Session::new(Engine::new(), Vec::new());
-    for l in [
+    let mut s = session_after(&[
         "START 15",
         "INFO timeout_turn 60000",
         "INFO timeout_match 0",
-    ] {
-        s.handle_line(l);
-    }
+    ]);
     // the input side sends STOP while the session waits for the move
     let tx = s.sender();
     let t = std::thread::spawn(move || {
@@ -92,14 +98,11 @@ fn stop_ends_a_long_think_with_a_move_while_it_runs() {
 
 #[test]
 fn end_while_thinking_quits_at_once_without_a_move() {
-    let mut s = Session::new(Engine::new(), Vec::new());
-    for l in [
+    let mut s = session_after(&[
         "START 15",
         "INFO timeout_turn 60000",
         "INFO timeout_match 0",
-    ] {
-        s.handle_line(l);
-    }
+    ]);
     assert_eq!(s.dispatch(Event::Line("BEGIN".into())), Flow::Continue);
     assert!(s.engine().busy());
     let t0 = Instant::now();
@@ -149,16 +152,7 @@ fn pondering_answers_the_expected_move_and_drops_a_wrong_guess() {
     }
     // after its move the engine ponders on the reply it expects
     assert!(s.engine().busy() && s.engine().pondering());
-    let pv = lines_of(&s)
-        .into_iter()
-        .rev()
-        .find(|l| l.starts_with("MESSAGE depth"))
-        .unwrap();
-    let guess = pv.split(" pv ").nth(1).unwrap().split(' ').nth(1).unwrap();
-    let (x, y) = (
-        (guess.as_bytes()[0] - b'a') as i64,
-        guess[1..].parse::<i64>().unwrap() - 1,
-    );
+    let (x, y) = expected_reply(&s);
     std::thread::sleep(Duration::from_millis(600));
     // the expected move: answered at once, it pondered longer than the turn
     let t0 = Instant::now();
@@ -185,14 +179,11 @@ fn pondering_answers_the_expected_move_and_drops_a_wrong_guess() {
 
 #[test]
 fn a_stop_also_stops_the_searches_of_commands_read_before_it() {
-    let mut s = Session::new(Engine::new(), Vec::new());
-    for l in [
+    let mut s = session_after(&[
         "START 15",
         "INFO timeout_turn 60000",
         "INFO timeout_match 0",
-    ] {
-        s.handle_line(l);
-    }
+    ]);
     let t0 = Instant::now();
     s.dispatch(Event::Line("BEGIN".into()));
     s.dispatch(Event::Line("TURN 0,0".into()));
