@@ -159,6 +159,11 @@ fn block() -> impl Strategy<Value = Vec<String>> {
         "SWAP2BOARD",
         "YXBLOCK",
         "YXBLOCKUNDO",
+        "yxsoosorvstep2",
+        "yxsoosorvstep3",
+        "yxsoosorvstep4 3",
+        "yxsoosorvstep5 2",
+        "yxsoosorvstep6",
     ]);
     let stone = prop_oneof![
         6 => (-1i64..33, -1i64..33, 0i64..4).prop_map(|(x, y, f)| format!("{x},{y},{f}")),
@@ -238,6 +243,7 @@ fn simple_line() -> impl Strategy<Value = String> {
             "RESTART", "STOP", "YXSTOP", "ABOUT", "YXSHOWFORBID", "YXSHOWINFO", "YXHASHCLEAR",
             "YXSHOWHASHUSAGE", "YXBLOCKRESET", "DONE", "BEGIN now", "SUGGEST", "yxnbest 3",
             "RESTART 1", "about", "YXBOARD x", "SWAP2BOARD 1", "  TURN   3 ,  4  ",
+            "yxsoosorvstep1", "yxsearchdefend", "yxswap2step1", "yxsoosorvstep5 0",
         ])
         .prop_map(str::to_string),
     ]

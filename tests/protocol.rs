@@ -1080,7 +1080,8 @@ fn unknown_commands_answer_unknown() {
     for c in [
         "FOO",
         "SUGGEST 7,7",
-        "YXSOOSORVSTEP1",
+        "YXSOOSORVSTEP7",
+        "YXQUERYDATABASEALL",
         "HELLO world",
         "BEGINX",
         "RESTARTS",

@@ -421,3 +421,135 @@ fn two_threads_play_legal_moves() {
         stones.push(free);
     }
 }
+
+/// `yxsoosorvstepN` as Yixin-Board sends it: the step, then its stones as `row,col` lines
+/// in game order, then `done` (step 1 alone, after New Game).
+fn soosorv_command(step: &str, stones: &[(i64, i64)]) -> String {
+    let mut s = format!("{step}\n");
+    for (r, c) in stones {
+        s += &format!("{r},{c}\n");
+    }
+    s + "done\n"
+}
+
+/// The first `MESSAGE SOOSORV <what> r c` cell in `seen`.
+fn soosorv_cell(seen: &[Seen], what: &str) -> (i64, i64) {
+    let m = messages(seen, &format!("MESSAGE SOOSORV {what} "));
+    assert!(!m.is_empty(), "no {what} in {seen:?}");
+    let v: Vec<i64> = m[0].split(' ').map(|n| n.parse().unwrap()).collect();
+    (v[0], v[1])
+}
+
+#[test]
+fn soosorv_steps_answer_in_yixins_own_lines() {
+    let mut g = Gui::new();
+    // Yixin-Board's Soosorv-8 is renju (its rule 2)
+    g.send(&startup(15, 15, 2));
+    let seen = g.send("yxsoosorvstep1\n");
+    assert!(moves_in(&seen).is_empty(), "{seen:?}");
+    let opening: Vec<(i64, i64)> = ["MOVE1", "MOVE2", "MOVE3"]
+        .iter()
+        .map(|m| soosorv_cell(&seen, m))
+        .collect();
+    // what Yixin-Board checks of a standard opening
+    let near = |p: (i64, i64), d: i64| (p.0 - 7).abs() <= d && (p.1 - 7).abs() <= d;
+    assert_eq!(opening[0], (7, 7));
+    assert!(near(opening[1], 1) && near(opening[2], 2), "{opening:?}");
+    assert!(opening[1] != opening[0] && opening[2] != opening[1] && opening[2] != opening[0]);
+
+    let stones = [(7, 7), (7, 6), (8, 8)];
+    let seen = g.send(&soosorv_command("yxsoosorvstep2", &stones));
+    assert!(moves_in(&seen).is_empty(), "{seen:?}");
+    let swap1 = messages(&seen, "MESSAGE SOOSORV SWAP1 ");
+    assert!(
+        swap1.len() == 1 && ["YES", "NO"].contains(&swap1[0]),
+        "{seen:?}"
+    );
+
+    let seen = g.send(&soosorv_command("yxsoosorvstep3", &stones));
+    assert!(moves_in(&seen).is_empty(), "{seen:?}");
+    let four = messages(&seen, "MESSAGE SOOSORV MOVE4 ");
+    let v: Vec<i64> = four[0].split(' ').map(|n| n.parse().unwrap()).collect();
+    assert_eq!(v.len(), 3, "{seen:?}");
+    assert!(!stones.contains(&(v[0], v[1])) && near((v[0], v[1]), 7));
+    assert!((1..=8).contains(&v[2]), "{seen:?}");
+
+    let four_stones = [(7, 7), (7, 6), (8, 8), (6, 8)];
+    let seen = g.send(&soosorv_command("yxsoosorvstep4 3", &four_stones));
+    assert!(moves_in(&seen).is_empty(), "{seen:?}");
+    let swap2 = messages(&seen, "MESSAGE SOOSORV SWAP2 ");
+    assert!(
+        swap2.len() == 1 && ["YES", "NO"].contains(&swap2[0]),
+        "{seen:?}"
+    );
+
+    let seen = g.send(&soosorv_command("yxsoosorvstep5 3", &four_stones));
+    assert!(moves_in(&seen).is_empty(), "{seen:?}");
+    let offered: Vec<(i64, i64)> = messages(&seen, "MESSAGE SOOSORV MOVE5 ")
+        .iter()
+        .filter(|m| **m != "DONE")
+        .map(|m| {
+            let v: Vec<i64> = m.split(' ').map(|n| n.parse().unwrap()).collect();
+            (v[0], v[1])
+        })
+        .collect();
+    assert_eq!(offered.len(), 3, "{seen:?}");
+    assert_eq!(
+        seen.last(),
+        Some(&Seen::Other("MESSAGE SOOSORV MOVE5 DONE".into()))
+    );
+    for (i, p) in offered.iter().enumerate() {
+        assert!(
+            !four_stones.contains(p) && !offered[..i].contains(p),
+            "{offered:?}"
+        );
+    }
+
+    let mut five = four_stones.to_vec();
+    five.extend(&offered);
+    let seen = g.send(&soosorv_command("yxsoosorvstep6", &five));
+    assert!(moves_in(&seen).is_empty(), "{seen:?}");
+    let chosen = soosorv_cell(&seen, "MOVE5C");
+    assert!(offered.contains(&chosen), "{chosen:?} of {offered:?}");
+    // Yixin-Board then sends the game with the chosen fifth move and asks for a move
+    let mut game = four_stones.to_vec();
+    game.push(chosen);
+    let moves = g.moves(&think_block(15, 15, &game));
+    assert_eq!(moves.len(), 1);
+    assert!(moves[0].is_some_and(|m| !game.contains(&m)));
+
+    // wrong stone counts, too many fifth moves and a stone twice are refused, never
+    // answered with a move
+    for bad in [
+        soosorv_command("yxsoosorvstep2", &stones[..2]),
+        soosorv_command("yxsoosorvstep5 9", &four_stones),
+        soosorv_command("yxsoosorvstep6", &four_stones),
+        soosorv_command("yxsoosorvstep4 2", &[(7, 7), (7, 7), (8, 8), (6, 8)]),
+    ] {
+        let seen = g.send(&bad);
+        assert!(moves_in(&seen).is_empty(), "{bad}: {seen:?}");
+        assert!(
+            seen.iter()
+                .any(|s| matches!(s, Seen::Other(l) if l.starts_with("ERROR"))),
+            "{bad}: {seen:?}"
+        );
+    }
+}
+
+#[test]
+fn searchdefend_searches_every_defence_and_answers_one_move() {
+    let mut g = Gui::new();
+    g.send(&startup(15, 15, 0));
+    // black (to move next is white) has an open three on row 7: 7,6 7,7 7,8
+    let stones = [(7, 7), (0, 0), (7, 8), (0, 14), (7, 6)];
+    let seen = g.send(&yx_command(15, 15, &stones, "yxsearchdefend"));
+    let lines = messages(&seen, "MESSAGE NBEST ");
+    assert!(lines.len() >= 2, "{seen:?}");
+    let moves = moves_in(&seen);
+    assert_eq!(moves.len(), 1, "{seen:?}");
+    // the answer stops the three at one of its ends
+    assert!(
+        [Some((7, 5)), Some((7, 9))].contains(&moves[0]),
+        "{moves:?}"
+    );
+}

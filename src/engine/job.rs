@@ -3,6 +3,7 @@
 //! searcher moved in from the engine, reports through a callback and hands the searcher
 //! back when it ends.
 
+use super::soosorv::{SoosorvAnswer, SoosorvStep};
 use super::{Swap2Answer, ThinkLimits, SWAP2_OPENINGS, SWAP_MARGIN};
 use crate::board::{Board, Pos};
 use crate::eval::Score;
@@ -11,7 +12,7 @@ use crate::search::{Iteration, Limits, SearchControl, SearchResult, Searcher};
 use std::sync::Arc;
 
 /// How many candidate stones a balancing search tries for each stone it places.
-const BALANCE_CANDIDATES: usize = 8;
+pub(super) const BALANCE_CANDIDATES: usize = 8;
 
 /// What the engine's thread is asked to do.
 #[derive(Clone, Debug)]
@@ -37,6 +38,11 @@ pub enum Task {
         bias: Score,
         limits: ThinkLimits,
     },
+    /// A step of the Soosorv-8 opening rule on the position set up for it.
+    Soosorv {
+        step: SoosorvStep,
+        limits: ThinkLimits,
+    },
 }
 
 /// What a job reports while it runs and when it ends.
@@ -60,6 +66,7 @@ pub enum Answer {
     Swap2(Swap2Answer),
     /// The balancing stones, and the value of the position they leave.
     Balance(Vec<Pos>, Score),
+    Soosorv(SoosorvAnswer),
 }
 
 /// The state a job works on.
@@ -125,6 +132,7 @@ impl Work {
                 let (ps, v) = self.balance(*stones, *bias, limits);
                 Answer::Balance(ps, v)
             }
+            Task::Soosorv { step, limits } => Answer::Soosorv(self.soosorv(step, limits)),
         };
         Some(answer)
     }
@@ -147,7 +155,8 @@ impl Work {
     /// best first, then the best move is the answer.
     fn nbest(&mut self, t: &ThinkLimits, n: usize, report: &mut dyn FnMut(Report)) -> Answer {
         let limits = Limits {
-            multipv: n.min(64),
+            // (yxsearchdefend asks for every legal move: the lines end with the root's moves)
+            multipv: n.min(self.board.cell_count()),
             ..limits_for(&self.board, t)
         };
         let r = self.think(&limits, &[], &mut |it| {
@@ -277,7 +286,7 @@ impl Work {
 }
 
 /// `t` with the turn (and what is left of the match) divided among `n` searches.
-fn share_of(t: &ThinkLimits, n: u64) -> ThinkLimits {
+pub(super) fn share_of(t: &ThinkLimits, n: u64) -> ThinkLimits {
     let mut share = *t;
     let n = n.max(1);
     share.clock.turn_ms = (t.clock.turn_ms / n).max(1);

@@ -5,12 +5,14 @@
 //! search waited for.
 
 mod job;
+mod soosorv;
 
 use crate::board::{Board, Color, Pos, MAX_SIZE, MIN_SIZE};
 use crate::rules::{Foul, Rule};
 use crate::search::{SearchControl, Searcher, MAX_THREADS, THREAD_BYTES};
 use job::Work;
 pub use job::{Answer, Report, Task};
+pub use soosorv::{SoosorvAnswer, SoosorvStep, MAX_FIFTHS};
 use std::fmt;
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -612,6 +614,58 @@ impl Engine {
             });
         }
         self.set_alternating(stones)
+    }
+
+    /// Sets up the stones of Soosorv step `step` (1 to 6), alternating from black (for step
+    /// 6 the four opening stones; the rest are black's offered fifth moves), and says what
+    /// the step asks for. `n` is the number of fifth moves of steps 4 and 5.
+    pub fn check_soosorv(
+        &mut self,
+        step: u8,
+        n: usize,
+        stones: &[(i64, i64)],
+    ) -> Result<SoosorvStep, String> {
+        let want = match step {
+            1 => 0,
+            2 | 3 => 3,
+            4..=6 => 4,
+            _ => return Err(format!("no Soosorv step {step}")),
+        };
+        if (step == 6 && stones.len() <= want) || (step != 6 && stones.len() != want) {
+            let more = if step == 6 { "more than " } else { "" };
+            return Err(format!(
+                "Soosorv step {step} needs {more}{want} stones, got {}",
+                stones.len()
+            ));
+        }
+        if matches!(step, 4 | 5) && !(1..=MAX_FIFTHS).contains(&n) {
+            return Err(format!(
+                "Soosorv asks for 1 to {MAX_FIFTHS} fifth moves, got {n}"
+            ));
+        }
+        self.set_alternating(&stones[..want])
+            .map_err(|e| e.to_string())?;
+        Ok(match step {
+            1 => SoosorvStep::Opening,
+            2 => SoosorvStep::SwapFirst,
+            3 => SoosorvStep::Fourth,
+            4 => SoosorvStep::SwapSecond(n),
+            5 => SoosorvStep::Offer(n),
+            _ => {
+                let mut options = Vec::new();
+                for &(x, y) in &stones[want..] {
+                    let p = free_cell(&self.board, x, y).map_err(|e| e.to_string())?;
+                    if let Some(foul) = self.board.foul(p) {
+                        return Err(MoveError::Forbidden(p, foul).to_string());
+                    }
+                    if options.contains(&p) {
+                        return Err(MoveError::Duplicate(p).to_string());
+                    }
+                    options.push(p);
+                }
+                SoosorvStep::Choose(options)
+            }
+        })
     }
 
     /// Every empty cell where black may not play (renju only), by row then column.

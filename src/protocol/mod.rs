@@ -70,6 +70,8 @@ enum BlockKind {
     Swap2,
     YxBlock,
     YxBlockUndo,
+    /// Yixin-Board's Soosorv step (2 to 6) and its number of fifth moves.
+    Soosorv(u8, i64),
 }
 
 impl BlockKind {
@@ -80,6 +82,7 @@ impl BlockKind {
             BlockKind::Swap2 => "SWAP2BOARD",
             BlockKind::YxBlock => "YXBLOCK",
             BlockKind::YxBlockUndo => "YXBLOCKUNDO",
+            BlockKind::Soosorv(..) => "YXSOOSORVSTEP",
         }
     }
 }
@@ -325,9 +328,10 @@ impl<W: Write> Session<W> {
             return self.finish_block(block);
         }
         let stone = match block.kind {
-            BlockKind::Swap2 | BlockKind::YxBlock | BlockKind::YxBlockUndo => {
-                parse_pair(t).map(|(x, y)| (x, y, 0))
-            }
+            BlockKind::Swap2
+            | BlockKind::YxBlock
+            | BlockKind::YxBlockUndo
+            | BlockKind::Soosorv(..) => parse_pair(t).map(|(x, y)| (x, y, 0)),
             _ => parse_triple(t),
         };
         match stone {
@@ -419,6 +423,27 @@ impl<W: Write> Session<W> {
                     return self.error("no board yet: send START first");
                 }
                 self.yx_swap2(step)
+            }
+            Command::YxSoosorvStep(step, n) => {
+                if !self.started {
+                    return self.error("no board yet: send START first");
+                }
+                if step == 1 {
+                    // sent right after New Game, with no start or board: the old game is over
+                    let b = self.engine.board();
+                    let (w, h) = (b.width(), b.height());
+                    self.engine.new_game(w, h, self.rule);
+                    return self.soosorv(1, 0, &[]);
+                }
+                self.open_block(BlockKind::Soosorv(step, n))
+            }
+            Command::YxSearchDefend => {
+                if !self.started {
+                    return self.error("no board yet: send START first");
+                }
+                let b = self.engine.board();
+                let moves = b.empty_cells().filter(|&p| b.is_legal(p)).count();
+                self.think(Thinking::NBest(moves.max(1)))
             }
             Command::Board => self.open_block(BlockKind::Board),
             Command::YxBoard => self.open_block(BlockKind::YxBoard),
@@ -568,6 +593,10 @@ impl<W: Write> Session<W> {
                     ));
                 }
                 self.think(Thinking::Swap2)
+            }
+            BlockKind::Soosorv(step, n) => {
+                let stones: Vec<(i64, i64)> = block.stones.iter().map(|s| (s.0, s.1)).collect();
+                self.soosorv(step, n, &stones)
             }
         }
     }

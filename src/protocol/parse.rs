@@ -43,6 +43,11 @@ pub enum Command {
     YxBalance(usize, i64),
     /// `YXSWAP2STEP1..3`: Yixin-Board's own Swap2 steps.
     YxSwap2Step(u8),
+    /// `YXSOOSORVSTEP1..6 [N]`: Yixin-Board's Soosorv-8 steps; after all but the first,
+    /// `x,y` lines follow until `DONE`. N (steps 4 and 5) is the number of fifth moves.
+    YxSoosorvStep(u8, i64),
+    /// `YXSEARCHDEFEND`: every root move searched as a line of its own (multi-PV over all).
+    YxSearchDefend,
     /// A command we do not know: its name.
     Unknown(String),
 }
@@ -136,6 +141,19 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
         "YXSWAP2STEP1" => no_args(Command::YxSwap2Step(1)),
         "YXSWAP2STEP2" => no_args(Command::YxSwap2Step(2)),
         "YXSWAP2STEP3" => no_args(Command::YxSwap2Step(3)),
+        "YXSEARCHDEFEND" => no_args(Command::YxSearchDefend),
+        _ if name.starts_with("YXSOOSORVSTEP") => {
+            let step = match &name["YXSOOSORVSTEP".len()..] {
+                s @ ("1" | "2" | "3" | "4" | "5" | "6") => s.as_bytes()[0] - b'0',
+                _ => return Ok(Some(Command::Unknown(word.to_string()))),
+            };
+            if matches!(step, 4 | 5) {
+                let n = parse_int(rest, "number of fifth moves")?;
+                Ok(Some(Command::YxSoosorvStep(step, n)))
+            } else {
+                no_args(Command::YxSoosorvStep(step, 0))
+            }
+        }
         _ => Ok(Some(Command::Unknown(word.to_string()))),
     }
 }
@@ -207,6 +225,21 @@ mod tests {
             Ok(Some(Command::YxBalance(2, -20)))
         );
         assert_eq!(parse("yxswap2step2"), Ok(Some(Command::YxSwap2Step(2))));
+        assert_eq!(
+            parse("yxsoosorvstep1"),
+            Ok(Some(Command::YxSoosorvStep(1, 0)))
+        );
+        assert_eq!(
+            parse("yxsoosorvstep5 3"),
+            Ok(Some(Command::YxSoosorvStep(5, 3)))
+        );
+        assert!(parse("yxsoosorvstep4").is_err());
+        assert!(parse("yxsoosorvstep2 1").is_err());
+        assert_eq!(
+            parse("yxsoosorvstep7"),
+            Ok(Some(Command::Unknown("yxsoosorvstep7".into())))
+        );
+        assert_eq!(parse("yxsearchdefend"), Ok(Some(Command::YxSearchDefend)));
         assert!(parse("yxnbest x").is_err());
         assert_eq!(parse(""), Ok(None));
     }

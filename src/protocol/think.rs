@@ -4,7 +4,10 @@
 use super::parse::{parse, Command};
 use super::{coords, pv_text, Event, Flow, Session};
 use crate::board::{Color, Pos};
-use crate::engine::{score_text, Answer, Iteration, Report, SearchResult, Swap2Answer, Task};
+use crate::engine::{
+    score_text, Answer, Iteration, Report, SearchResult, SoosorvAnswer, SoosorvStep, Swap2Answer,
+    Task,
+};
 use std::io::Write;
 
 /// What the engine's job is for: how its answer is replied.
@@ -20,6 +23,8 @@ pub(super) enum Thinking {
     Swap2,
     /// Yixin-Board's `yxswap2stepN`: answered with `MESSAGE SWAP2 …` lines.
     YxSwap2(u8),
+    /// Yixin-Board's `yxsoosorvstepN`: answered with `MESSAGE SOOSORV …` lines.
+    Soosorv(SoosorvStep),
     /// Thinking on the opponent's time, expecting this move.
     Ponder(Pos),
 }
@@ -75,6 +80,10 @@ impl<W: Write> Session<W> {
                     allow_two: true,
                 }
             }
+            Thinking::Soosorv(step) => Task::Soosorv {
+                step: step.clone(),
+                limits,
+            },
             Thinking::Ponder(guess) => Task::Ponder { guess: *guess },
         };
         if matches!(kind, Thinking::NBest(_))
@@ -110,6 +119,16 @@ impl<W: Write> Session<W> {
             ));
         }
         self.think(Thinking::YxSwap2(step))
+    }
+
+    /// Yixin-Board's Soosorv step `step` on `stones` (black first; see
+    /// [`crate::engine::Engine::check_soosorv`]).
+    pub(super) fn soosorv(&mut self, step: u8, n: i64, stones: &[(i64, i64)]) -> Flow {
+        let n = usize::try_from(n).unwrap_or(0);
+        match self.engine.check_soosorv(step, n, stones) {
+            Ok(s) => self.think(Thinking::Soosorv(s)),
+            Err(e) => self.error(format!("YXSOOSORVSTEP{step}: {e}")),
+        }
     }
 
     /// Input while the engine thinks: STOP and END act at once, the rest waits for the
@@ -373,6 +392,32 @@ impl<W: Write> Session<W> {
                     (2, _) => vec!["MESSAGE SWAP2 SWAP1 NO".to_string()],
                     (_, Swap2Answer::Swap) => vec!["MESSAGE SWAP2 SWAP2 YES".to_string()],
                     (_, _) => vec!["MESSAGE SWAP2 SWAP2 NO".to_string()],
+                };
+                for l in lines {
+                    if self.reply(&l) == Flow::Quit {
+                        return Flow::Quit;
+                    }
+                }
+                Flow::Continue
+            }
+            (Thinking::Soosorv(step), Answer::Soosorv(a)) => {
+                let yx = |what: &str, p: Pos| format!("MESSAGE SOOSORV {what} {} {}", p.x(), p.y());
+                let lines = match a {
+                    SoosorvAnswer::Opening(ps) => {
+                        vec![yx("MOVE1", ps[0]), yx("MOVE2", ps[1]), yx("MOVE3", ps[2])]
+                    }
+                    SoosorvAnswer::Swap(yes) => {
+                        let which = if step == SoosorvStep::SwapFirst { 1 } else { 2 };
+                        let yes = if yes { "YES" } else { "NO" };
+                        vec![format!("MESSAGE SOOSORV SWAP{which} {yes}")]
+                    }
+                    SoosorvAnswer::Fourth(p, n) => vec![format!("{} {n}", yx("MOVE4", p))],
+                    SoosorvAnswer::Offer(ps) => {
+                        let mut v: Vec<String> = ps.iter().map(|&p| yx("MOVE5", p)).collect();
+                        v.push("MESSAGE SOOSORV MOVE5 DONE".to_string());
+                        v
+                    }
+                    SoosorvAnswer::Choose(p) => vec![yx("MOVE5C", p)],
                 };
                 for l in lines {
                     if self.reply(&l) == Flow::Quit {
