@@ -545,6 +545,18 @@ fn searchdefend_searches_every_defence_and_answers_one_move() {
     let seen = g.send(&yx_command(15, 15, &stones, "yxsearchdefend"));
     let lines = messages(&seen, "MESSAGE NBEST ");
     assert!(lines.len() >= 2, "{seen:?}");
+    // white is lost whatever it does (black has the tempo): at 10,000 nodes no line is proven
+    // yet and nothing is marked; at 400,000 every line is proven lost and marked on the board
+    assert!(lines.iter().all(|l| !l.contains(" EV -M")), "{seen:?}");
+    assert!(messages(&seen, "MESSAGE REALTIME LOSE ").is_empty());
+    g.send("INFO max_node 400000\n");
+    let seen = g.send(&yx_command(15, 15, &stones, "yxsearchdefend"));
+    let lines = messages(&seen, "MESSAGE NBEST ");
+    assert!(
+        lines.len() >= 2 && lines.iter().all(|l| l.contains(" EV -M")),
+        "{seen:?}"
+    );
+    assert_eq!(messages(&seen, "MESSAGE REALTIME LOSE ").len(), lines.len());
     let moves = moves_in(&seen);
     assert_eq!(moves.len(), 1, "{seen:?}");
     // the answer stops the three at one of its ends

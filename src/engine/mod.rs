@@ -19,7 +19,7 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 // What front-ends need from the layers below, so they speak to the engine only.
-pub use crate::eval::{score_text, Score};
+pub use crate::eval::{score_text, Score, WIN_MIN};
 pub use crate::search::time::Clock;
 pub use crate::search::{Iteration, SearchResult};
 

@@ -344,6 +344,10 @@ impl<W: Write> Session<W> {
         if self.realtime {
             lines.push(format!("MESSAGE REALTIME POS {}", coords(p)));
             lines.push(format!("MESSAGE REALTIME DONE {}", coords(p)));
+            // Yixin-Board marks a proven loss on the board
+            if r.score <= -crate::engine::WIN_MIN {
+                lines.push(format!("MESSAGE REALTIME LOSE {}", coords(p)));
+            }
         }
         for l in lines {
             if self.reply(&l) == Flow::Quit {
