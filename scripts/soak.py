@@ -575,12 +575,21 @@ def summary(recs):
               f"{len(res) - res.count('b') - res.count('w') - res.count('draw')} |")
     kinds = ["crash", "hang", "time_turn", "time_match", "illegal", "forbidden", "five_missed",
              "five_claimed", "five_unclaimed", "error", "stray", "memory"]
-    allf = [f for r in recs for f in r["faults"]]
-    print("\n| fault | count | games |")
-    print("|---|---|---|")
-    for k in kinds + sorted({f["kind"] for f in allf} - set(kinds)):
-        games = [str(r["game"]) for r in recs if any(f["kind"] == k for f in r["faults"])]
-        print(f"| {k} | {sum(f['kind'] == k for f in allf)} | {', '.join(games[:10])} |")
+
+    def ours(r, f):
+        return f.get("engine", r.get("rensa")) == r.get("rensa")
+
+    allf = [(r, f) for r in recs for f in r["faults"]]
+    opponent_games = sum(any(e != r.get("rensa") for e in r["engines"]) for r in recs)
+    print(f"\nfaults of the engine under test (the opponent's, in {opponent_games} games against "
+          "it, apart):")
+    print("\n| fault | count | games | opponent's |")
+    print("|---|---|---|---|")
+    for k in kinds + sorted({f["kind"] for _, f in allf} - set(kinds)):
+        mine = [(r, f) for r, f in allf if f["kind"] == k and ours(r, f)]
+        games = sorted({r["game"] for r, _ in mine})
+        theirs = sum(f["kind"] == k and not ours(r, f) for r, f in allf)
+        print(f"| {k} | {len(mine)} | {', '.join(map(str, games[:10]))} | {theirs} |")
     buckets = [(5, 9), (10, 15), (16, 22), (23, 32)]
     print("\n| rule | " + " | ".join(f"{a}-{b}" for a, b in buckets) + " | rect |")
     print("|---" * (len(buckets) + 2) + "|")
@@ -590,23 +599,40 @@ def summary(recs):
         print(f"| {name} | " + " | ".join(map(str, cells))
               + f" | {sum(r['w'] != r['h'] for r in rs)} |")
     print("\n(games by the longer side of the board; rect: games on non-square boards)")
-    over = [t - r["turn_ms"] for r in recs for t in r["times_ms"]]
-    frac = [t / r["turn_ms"] for r in recs for t in r["times_ms"]]
-    print(f"\nmove time (command written to move read) minus timeout_turn, ms: max "
-          f"{max(over, default=0):.1f}, p99.9 {percentile(over, 0.999):.1f}, p99 "
-          f"{percentile(over, 0.99):.1f}, p50 {percentile(over, 0.5):.1f}; as a fraction of the "
-          f"turn: max {max(frac, default=0):.2f}, p99 {percentile(frac, 0.99):.2f}; moves over "
-          f"the limit: {sum(o > 0 for o in over)} of {len(over)}")
+
+    def mover_is_ours(r, i):
+        # times_ms[i] is the move after the opening's stones; black (side 0) moves first
+        return r["engines"][(len(r["opening"]) + i) % 2] == r.get("rensa", r["engines"][0])
+
+    for label, want in (("engine under test", True), ("opponent", False)):
+        over = [t - r["turn_ms"] for r in recs for i, t in enumerate(r["times_ms"])
+                if mover_is_ours(r, i) == want]
+        frac = [t / r["turn_ms"] for r in recs for i, t in enumerate(r["times_ms"])
+                if mover_is_ours(r, i) == want]
+        if not over:
+            continue
+        print(f"\n{label}: move time (command written to move read) minus timeout_turn, ms: max "
+              f"{max(over):.1f}, p99.9 {percentile(over, 0.999):.1f}, p99 "
+              f"{percentile(over, 0.99):.1f}, p50 {percentile(over, 0.5):.1f}; as a fraction of "
+              f"the turn: max {max(frac):.2f}, p99 {percentile(frac, 0.99):.2f}; moves over "
+              f"the limit: {sum(o > 0 for o in over)} of {len(over)}")
     own = [m - r["turn_ms"] for r in recs for m in r.get("search_ms", []) if m is not None]
     if own:
         print(f"search time the engine reports minus timeout_turn, ms: max {max(own)}, "
               f"p99 {percentile(own, 0.99)}, p50 {percentile(own, 0.5)} ({len(own)} moves)")
-    for mem in sorted({r["max_memory"] for r in recs}):
-        peaks = [p for r in recs if r["max_memory"] == mem for p in (r["peak_rss_kib"] or [])
-                 if p]
-        label = f"{mem >> 20} MiB" if mem else "none"
-        print(f"max_memory {label}: {len(peaks)} processes, peak RSS max "
-              f"{max(peaks, default=0) / 1024:.1f} MiB, p50 {percentile(peaks, 0.5) / 1024:.1f} MiB")
+    for label, want in (("engine under test", True), ("opponent", False)):
+        print(f"\n{label}:")
+        for mem in sorted({r["max_memory"] for r in recs}):
+            peaks = [p for r in recs if r["max_memory"] == mem
+                     for side, p in enumerate(r["peak_rss_kib"] or [])
+                     if p and (r["engines"][side] == r.get("rensa", r["engines"][0])) == want]
+            if not peaks:
+                continue
+            label2 = f"{mem >> 20} MiB" if mem else "none"
+            over = sum(mem and p * 1024 > mem for p in peaks)
+            print(f"max_memory {label2}: {len(peaks)} processes, peak RSS max "
+                  f"{max(peaks) / 1024:.1f} MiB, p50 {percentile(peaks, 0.5) / 1024:.1f} MiB, "
+                  f"over the limit {over}")
 
 
 def cmd_summary(args):
