@@ -47,6 +47,11 @@ def stones_block(cols, rows, stones, kind):
     return lines + ["done"]
 
 
+def soosorv(step, stones):
+    # the step, the stones as row,col in game order, done (main.c: no colours, no start)
+    return [step] + [f"{r},{c}" for r, c in stones] + ["done"]
+
+
 def think(cols, rows, stones):
     return ["INFO time_left 100000000", "yxhashclear"] + stones_block(cols, rows, stones, "board")
 
@@ -74,6 +79,16 @@ SEQUENCES = [
     (
         "yxswap2step3",
         startup(15, 15, 1) + stones_block(15, 15, [(7, 7), (7, 8), (9, 9), (8, 6), (6, 9)], "yxboard") + ["yxswap2step3"],
+    ),
+    ("yxsoosorvstep1", startup(15, 15, 2) + ["yxsoosorvstep1"]),
+    ("yxsoosorvstep2", startup(15, 15, 2) + soosorv("yxsoosorvstep2", [(7, 7), (7, 6), (8, 8)])),
+    ("yxsoosorvstep3", startup(15, 15, 2) + soosorv("yxsoosorvstep3", [(7, 7), (7, 6), (8, 8)])),
+    ("yxsoosorvstep4 3", startup(15, 15, 2) + soosorv("yxsoosorvstep4 3", [(7, 7), (7, 6), (8, 8), (6, 8)])),
+    ("yxsoosorvstep5 3", startup(15, 15, 2) + soosorv("yxsoosorvstep5 3", [(7, 7), (7, 6), (8, 8), (6, 8)])),
+    (
+        "yxsoosorvstep6",
+        startup(15, 15, 2)
+        + soosorv("yxsoosorvstep6", [(7, 7), (7, 6), (8, 8), (6, 8), (9, 9), (6, 6), (9, 7)]),
     ),
     ("yxsearchdefend", startup(15, 15, 0) + stones_block(15, 15, [(7, 7), (8, 8), (7, 8)], "yxboard") + ["yxsearchdefend"]),
     (
@@ -141,10 +156,14 @@ def main():
             print(f"### {os.path.basename(e)}")
             shown = [l for l in replies if not l.startswith("MESSAGE depth") and not l.startswith("MESSAGE REALTIME")]
             realtime = len(replies) - len(shown)
-            for l in shown[:12]:
+            # the first lines, and the last two (where the move is)
+            head = shown if len(shown) <= 12 else shown[:10]
+            for l in head:
                 print(f"    {l[:110]}{yixin_reads(l)}")
             if len(shown) > 12:
                 print(f"    ... {len(shown) - 12} more")
+                for l in shown[-2:]:
+                    print(f"    {l[:110]}{yixin_reads(l)}")
             if realtime:
                 print(f"    ({realtime} MESSAGE depth/REALTIME lines)")
         print()
