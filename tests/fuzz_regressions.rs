@@ -5,6 +5,15 @@ use rensa::search::time::{budget, Clock};
 
 /// The engine API takes any `u64` turn time: the soft limit (85 % of the hard one) overflowed
 /// for turns above about 2^64 / 85 ms and panicked in debug builds.
+/// A session that has handled `lines`, one by one.
+fn session_after(lines: &[&str]) -> rensa::protocol::Session<Vec<u8>> {
+    let mut s = rensa::protocol::Session::new(rensa::engine::Engine::new(), Vec::new());
+    for l in lines {
+        s.handle_line(l);
+    }
+    s
+}
+
 #[test]
 fn a_huge_turn_time_gives_a_budget_not_an_overflow() {
     for turn_ms in [u64::MAX, u64::MAX / 85 + 1, 1 << 60] {
@@ -151,7 +160,6 @@ fn input_sent_during_a_search_does_not_grow_memory() {
 #[test]
 fn takeback_after_a_set_up_position_keeps_the_hash_right() {
     use rensa::engine::{Engine, Owner};
-    use rensa::protocol::Session;
     use rensa::rules::Rule;
     let mut e = Engine::new();
     e.new_game(15, 15, Rule::Freestyle);
@@ -161,12 +169,9 @@ fn takeback_after_a_set_up_position_keeps_the_hash_right() {
     e.takeback(0, 1).unwrap();
     e.board().check_consistency().unwrap();
     // a game position listed own stones first
-    let mut s = Session::new(Engine::new(), Vec::new());
-    for l in [
+    let mut s = session_after(&[
         "START 15", "YXBOARD", "7,7,1", "8,8,1", "7,8,2", "8,7,2", "6,6,2", "DONE",
-    ] {
-        s.handle_line(l);
-    }
+    ]);
     s.handle_line("TAKEBACK 6,6");
     assert_eq!(String::from_utf8_lossy(s.output()), "OK\nOK\n");
     s.engine().board().check_consistency().unwrap();
@@ -186,7 +191,6 @@ fn takeback_after_a_set_up_position_keeps_the_hash_right() {
 #[test]
 fn takeback_of_a_stone_listed_before_a_wall_keeps_the_wall() {
     use rensa::engine::{Engine, Owner};
-    use rensa::protocol::Session;
     use rensa::rules::Rule;
     let mut e = Engine::new();
     e.new_game(21, 19, Rule::Freestyle);
@@ -196,17 +200,14 @@ fn takeback_of_a_stone_listed_before_a_wall_keeps_the_wall() {
     e.board().check_consistency().unwrap();
     // through the protocol: the stone listed first, then the wall; Rensa moves, and both
     // stones are taken back
-    let mut s = Session::new(Engine::new(), Vec::new());
-    for l in [
+    let mut s = session_after(&[
         "START 15",
         "INFO max_depth 2",
         "BOARD",
         "7,7,2",
         "7,8,3",
         "DONE",
-    ] {
-        s.handle_line(l);
-    }
+    ]);
     let out = String::from_utf8_lossy(s.output()).into_owned();
     let mv = out.lines().last().unwrap().to_string();
     s.handle_line(&format!("TAKEBACK {mv}"));
@@ -221,14 +222,9 @@ fn takeback_of_a_stone_listed_before_a_wall_keeps_the_wall() {
 /// to it passed as legal and the search played it. Found by the protocol fuzzer (seed 4060).
 #[test]
 fn a_wall_inside_a_line_keeps_renju_fouls_forbidden() {
-    use rensa::engine::Engine;
-    use rensa::protocol::Session;
-    let mut s = Session::new(Engine::new(), Vec::new());
     let setup = "INFO max_node 118\nINFO max_depth 1\nSTART 11\nINFO rule 4\nYXBOARD\n\
                  8,7,1\n5,7,1\n7,5,1\n8,6,2\n9,7,2\n6,7,1\n7,7,2\n9,9,1\n6,5,1\n6,9,3\nDONE";
-    for l in setup.lines() {
-        s.handle_line(l);
-    }
+    let mut s = session_after(&setup.lines().collect::<Vec<_>>());
     let b = s.engine().board();
     let p = rensa::board::Pos::new(6, 6);
     assert!(

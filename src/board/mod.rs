@@ -303,6 +303,14 @@ impl Board {
         }
     }
 
+    /// Squared distance of `p` from the centre: the fallback order of cells when nothing
+    /// near the stones will do.
+    pub fn centre_distance2(&self, p: Pos) -> usize {
+        let c = self.center();
+        let (dx, dy) = (p.x().abs_diff(c.x()), p.y().abs_diff(c.y()));
+        dx * dx + dy * dy
+    }
+
     /// Every empty cell, by cell index.
     pub fn empty_cells(&self) -> impl Iterator<Item = Pos> + '_ {
         (0..self.height()).flat_map(move |y| {

@@ -246,11 +246,7 @@ impl Work {
         let mut offer: Vec<Pos> = Vec::new();
         let b = &self.board;
         let mut by_distance: Vec<Pos> = b.empty_cells().filter(|&p| b.is_legal(p)).collect();
-        let c = b.center();
-        by_distance.sort_by_key(|p| {
-            let (dx, dy) = (p.x().abs_diff(c.x()), p.y().abs_diff(c.y()));
-            (dx.max(dy), dx + dy, p.index())
-        });
+        by_distance.sort_by_key(|&p| (b.centre_distance2(p), p));
         for p in lines.iter().map(|l| l.1).chain(by_distance) {
             if offer.len() == n {
                 break;
@@ -265,14 +261,10 @@ impl Work {
 
 /// The free legal cell nearest the centre.
 fn nearest_free(b: &Board) -> Pos {
-    let c = b.center();
     b.empty_cells()
         .filter(|&p| b.is_legal(p))
-        .min_by_key(|p| {
-            let (dx, dy) = (p.x().abs_diff(c.x()), p.y().abs_diff(c.y()));
-            (dx.max(dy), dx + dy, p.index())
-        })
-        .unwrap_or(c)
+        .min_by_key(|&p| (b.centre_distance2(p), p))
+        .unwrap_or(b.center())
 }
 
 #[cfg(test)]

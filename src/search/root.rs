@@ -58,15 +58,10 @@ impl Worker<'_> {
         // every legal cell, the nearest the centre first, in case the candidates near stones
         // are all illegal or excluded (an empty board with its centre blocked)
         let fallback = if moves.is_empty() {
-            let c = self.board.center();
-            let dist = |p: Pos| {
-                let (dx, dy) = (p.x().abs_diff(c.x()), p.y().abs_diff(c.y()));
-                (dx * dx + dy * dy, p)
-            };
             self.board
                 .empty_cells()
                 .filter(|&p| self.board.is_legal(p) && !self.excluded.contains(&p))
-                .min_by_key(|&p| dist(p))
+                .min_by_key(|&p| (self.board.centre_distance2(p), p))
         } else {
             None
         };
