@@ -403,47 +403,15 @@ impl<W: Write> Session<W> {
                     Err(e) => self.error(e),
                 }
             }
-            Command::YxNBest(n) => {
+            c @ (Command::YxNBest(_)
+            | Command::YxBalance(..)
+            | Command::YxSwap2Step(_)
+            | Command::YxSoosorvStep(..)
+            | Command::YxSearchDefend) => {
                 if !self.started {
                     return self.error("no board yet: send START first");
                 }
-                if !(1..=64).contains(&n) {
-                    return self.error(format!("YXNBEST takes 1 to 64 moves, got {n}"));
-                }
-                self.think(Thinking::NBest(n as usize))
-            }
-            Command::YxBalance(n, bias) => {
-                if !self.started {
-                    return self.error("no board yet: send START first");
-                }
-                self.think(Thinking::Balance(n, bias.clamp(-5000, 5000) as i32))
-            }
-            Command::YxSwap2Step(step) => {
-                if !self.started {
-                    return self.error("no board yet: send START first");
-                }
-                self.yx_swap2(step)
-            }
-            Command::YxSoosorvStep(step, n) => {
-                if !self.started {
-                    return self.error("no board yet: send START first");
-                }
-                if step == 1 {
-                    // sent right after New Game, with no start or board: the old game is over
-                    let b = self.engine.board();
-                    let (w, h) = (b.width(), b.height());
-                    self.engine.new_game(w, h, self.rule);
-                    return self.soosorv(1, 0, &[]);
-                }
-                self.open_block(BlockKind::Soosorv(step, n))
-            }
-            Command::YxSearchDefend => {
-                if !self.started {
-                    return self.error("no board yet: send START first");
-                }
-                let b = self.engine.board();
-                let moves = b.empty_cells().filter(|&p| b.is_legal(p)).count();
-                self.think(Thinking::NBest(moves.max(1)))
+                self.analysis_command(c)
             }
             Command::Board => self.open_block(BlockKind::Board),
             Command::YxBoard => self.open_block(BlockKind::YxBoard),

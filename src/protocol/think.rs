@@ -2,7 +2,7 @@
 //! replies when it ends, pondering, and input that arrives meanwhile.
 
 use super::parse::{parse, Command};
-use super::{coords, pv_text, Event, Flow, Session};
+use super::{coords, pv_text, BlockKind, Event, Flow, Session};
 use crate::board::{Color, Pos};
 use crate::engine::{
     score_text, Answer, Iteration, Report, SearchResult, SoosorvAnswer, SoosorvStep, Swap2Answer,
@@ -104,12 +104,45 @@ impl<W: Write> Session<W> {
 
     /// Yixin-Board's own Swap2 steps: 1 on an empty board, 2 after three stones, 3 after
     /// five (set with `yxboard`).
-    pub(super) fn yx_swap2(&mut self, step: u8) -> Flow {
+    /// Yixin-Board's analysis and opening commands, once a board is set up.
+    pub(super) fn analysis_command(&mut self, cmd: Command) -> Flow {
+        match cmd {
+            Command::YxNBest(n) if !(1..=64).contains(&n) => {
+                self.error(format!("YXNBEST takes 1 to 64 moves, got {n}"))
+            }
+            Command::YxNBest(n) => self.think(Thinking::NBest(n as usize)),
+            Command::YxBalance(n, bias) => {
+                self.think(Thinking::Balance(n, bias.clamp(-5000, 5000) as i32))
+            }
+            Command::YxSwap2Step(step) => self.yx_swap2(step),
+            Command::YxSoosorvStep(1, _) => {
+                self.new_game_same_board();
+                self.soosorv(1, 0, &[])
+            }
+            Command::YxSoosorvStep(step, n) => self.open_block(BlockKind::Soosorv(step, n)),
+            Command::YxSearchDefend => {
+                let b = self.engine.board();
+                let moves = b.empty_cells().filter(|&p| b.is_legal(p)).count();
+                self.think(Thinking::NBest(moves.max(1)))
+            }
+            other => {
+                log::error!("not an analysis command: {other:?}");
+                self.error("internal: not an analysis command")
+            }
+        }
+    }
+
+    /// The first step of an opening rule comes right after New Game, with no start or
+    /// board: the old game is over.
+    fn new_game_same_board(&mut self) {
+        let b = self.engine.board();
+        let (w, h) = (b.width(), b.height());
+        self.engine.new_game(w, h, self.rule);
+    }
+
+    fn yx_swap2(&mut self, step: u8) -> Flow {
         if step == 1 {
-            // sent right after New Game, with no start or board: the old game is over
-            let b = self.engine.board();
-            let (w, h) = (b.width(), b.height());
-            self.engine.new_game(w, h, self.rule);
+            self.new_game_same_board();
         }
         let want = [0, 0, 3, 5][step as usize];
         let n = self.engine.board().stone_count();
