@@ -523,7 +523,7 @@ impl Worker<'_> {
 
     /// A pass searched with reduced depth, allowed only when the opponent cannot even make a
     /// four and the last move was no pass: its score when it still fails high.
-    fn null_move(&mut self, depth: i32, beta: Score, ply: usize) -> Option<Score> {
+    fn null_move(&mut self, depth: i32, beta: Score, ply: usize, cut: bool) -> Option<Score> {
         let opp = self.board.side().opponent();
         if self.board.has_four_move(opp) || self.board.last_move().is_some_and(|(p, _)| p.is_none())
         {
@@ -531,7 +531,14 @@ impl Worker<'_> {
         }
         let r = 2 + depth / 4;
         self.board.pass();
-        let score = -self.search((depth - 1 - r).max(0), -beta, -beta + 1, ply + 1, false);
+        let score = -self.search(
+            (depth - 1 - r).max(0),
+            -beta,
+            -beta + 1,
+            ply + 1,
+            false,
+            cut,
+        );
         self.board.undo();
         if self.aborted {
             return Some(0);

@@ -18,6 +18,9 @@ struct Node {
     depth: i32,
     ply: usize,
     pv: bool,
+    /// Expected to fail high (the first move of an all node, a late move's reduced
+    /// search): late moves are reduced more.
+    cut: bool,
     /// The one cell that blocks the opponent's five, or `Pos::NONE`.
     forced: Pos,
     /// Facing an open-four threat: only its answers are searched.
@@ -38,6 +41,7 @@ impl Worker<'_> {
         mut beta: Score,
         ply: usize,
         pv_node: bool,
+        cut_node: bool,
     ) -> Score {
         debug_assert!(alpha < beta);
         // Step 1. Initialise the node.
@@ -117,6 +121,7 @@ impl Worker<'_> {
             depth,
             ply,
             pv: pv_node,
+            cut: cut_node && !pv_node,
             forced,
             defend_only,
             threatened,
@@ -185,7 +190,7 @@ impl Worker<'_> {
         // 6c. Null move: a pass, when the opponent cannot even make a four, and a reduced
         // search still fails high.
         if n.depth >= NULL_MOVE_MIN_DEPTH && n.static_eval >= beta {
-            return self.null_move(n.depth, beta, n.ply);
+            return self.null_move(n.depth, beta, n.ply, !n.cut);
         }
         None
     }
@@ -333,7 +338,7 @@ impl Worker<'_> {
         let ply = n.ply;
         self.board.make(mv);
         let score = if i == 0 {
-            -self.search(new_depth, -beta, -alpha, ply + 1, n.pv)
+            -self.search(new_depth, -beta, -alpha, ply + 1, n.pv, !n.pv && !n.cut)
         } else {
             let mut r = 0;
             if n.depth >= 2 {
@@ -343,14 +348,19 @@ impl Worker<'_> {
                 } else if !n.improving {
                     r += 1;
                 }
+                if n.cut {
+                    r += 1;
+                }
+                // a move with a good history record keeps more depth, a bad one less
+                r -= self.history[mv.index()][self.board.side().opponent().index()] / 8192;
                 r = r.clamp(0, new_depth.max(0));
             }
-            let mut score = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1, false);
+            let mut score = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1, false, true);
             if score > alpha && r > 0 {
-                score = -self.search(new_depth, -alpha - 1, -alpha, ply + 1, false);
+                score = -self.search(new_depth, -alpha - 1, -alpha, ply + 1, false, !n.cut);
             }
             if score > alpha && score < beta && n.pv {
-                score = -self.search(new_depth, -beta, -alpha, ply + 1, true);
+                score = -self.search(new_depth, -beta, -alpha, ply + 1, true, false);
             }
             score
         };

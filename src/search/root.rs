@@ -10,12 +10,12 @@ impl Worker<'_> {
     /// A root search in a narrow window around the last score, widened on failure.
     fn aspiration(&mut self, depth: i32, prev: Score) -> Score {
         if depth < 5 || is_mate_score(prev) {
-            return self.search(depth, -INFINITE, INFINITE, 0, true);
+            return self.search(depth, -INFINITE, INFINITE, 0, true, false);
         }
         let mut delta = 25;
         let (mut lo, mut hi) = (prev - delta, prev + delta);
         loop {
-            let score = self.search(depth, lo, hi, 0, true);
+            let score = self.search(depth, lo, hi, 0, true, false);
             if self.aborted {
                 return score;
             }
