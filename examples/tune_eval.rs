@@ -9,9 +9,10 @@
 //! line). Every position after the opening that the search would evaluate statically (no
 //! five to make or to block, no open four that wins outright) becomes one sample: the board's
 //! pattern and threat-class counts, seen from the side to move, and the game's result for
-//! that side (1, ½ or 0). `evaluate` is linear in those counts, so the fit is a logistic
-//! regression: the prediction is `sigmoid(eval / K)`, `K` is first chosen to suit the current
-//! weights, and then the weights minimise the mean squared error by full-batch Adam, with an
+//! that side (1, ½ or 0). The threat-count model (`eval::count_value`: the part of
+//! `evaluate` these weights make; the cell tables of `src/cells` come on top and are fitted
+//! by `fit_cells`) is linear in those counts, so the fit is a logistic regression: the
+//! prediction is `sigmoid(eval / K)`, `K` is first chosen to suit the current weights, and then the weights minimise the mean squared error by full-batch Adam, with an
 //! L2 pull towards the current values. Games go 90/10 to training and validation by opening
 //! pair, since the two games of a pair share their opening and are often move for move the
 //! same.
@@ -22,13 +23,16 @@
 
 use anyhow::{bail, Context, Result};
 use rensa::board::{Board, Color, Pos};
-use rensa::eval::{evaluate, WIN_MIN};
+use rensa::eval::{count_value, WIN_MIN};
 use rensa::pattern::{Pattern, Threat, PATTERN_COUNT, THREAT_COUNT};
-use rensa::rules::Rule;
 use std::fs;
 
+#[path = "common/games.rs"]
+mod games;
+use games::{is_decided, parse_game, splitmix64, Game};
+
 // The weights being tuned, straight from eval.rs; `replay` checks the linear model built
-// from them against `evaluate` on every sample, so a model that drifts from the engine's
+// from them against `count_value` on every sample, so a model that drifts from the engine's
 // evaluation stops the run instead of being tuned.
 use rensa::eval::{PATTERN_WEIGHT, TEMPO, THREAT_WEIGHT_TO_MOVE, THREAT_WEIGHT_WAITING};
 
@@ -106,120 +110,8 @@ fn parse_options() -> Result<Options> {
     Ok(o)
 }
 
-/// One game record, reduced to what the fit needs.
-struct Game {
-    rule: Rule,
-    size: usize,
-    moves: Vec<(usize, usize)>,
-    opening_plies: usize,
-    /// Black's score: 1 win, 0.5 draw, 0 loss.
-    black_score: f64,
-    /// Games of one group (file and opening pair) go to the same side of the
-    /// train/validation split.
-    group: u64,
-}
-
-/// The top-level `"key": value` pairs of a one-line JSON object, values as raw text. Nested
-/// objects (the referee's `stats` repeats keys such as `moves`) are skipped whole.
-fn top_level_fields(line: &str) -> Result<Vec<(&str, &str)>> {
-    let s = line.trim();
-    let inner = s
-        .strip_prefix('{')
-        .and_then(|s| s.strip_suffix('}'))
-        .context("not a JSON object")?;
-    let mut parts = Vec::new();
-    let (mut depth, mut in_string, mut escaped, mut start) = (0i32, false, false, 0);
-    for (i, ch) in inner.char_indices() {
-        if in_string {
-            match ch {
-                _ if escaped => escaped = false,
-                '\\' => escaped = true,
-                '"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match ch {
-            '"' => in_string = true,
-            '{' | '[' => depth += 1,
-            '}' | ']' => depth -= 1,
-            ',' if depth == 0 => {
-                parts.push(&inner[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    parts.push(&inner[start..]);
-    parts
-        .into_iter()
-        .filter(|p| !p.trim().is_empty())
-        .map(|p| {
-            let p = p.trim().strip_prefix('"').context("key is not a string")?;
-            let (key, rest) = p.split_once('"').context("unterminated key")?;
-            let value = rest.trim_start().strip_prefix(':').context("no ':'")?;
-            Ok((key, value.trim()))
-        })
-        .collect()
-}
-
-fn parse_game(line: &str, file_no: usize, line_no: usize) -> Result<Game> {
-    let fields = top_level_fields(line)?;
-    let get = |key: &str| {
-        fields
-            .iter()
-            .find(|(k, _)| *k == key)
-            .map(|&(_, v)| v)
-            .with_context(|| format!("no \"{key}\""))
-    };
-    let string = |key: &str| -> Result<&str> {
-        let v = get(key)?;
-        v.strip_prefix('"')
-            .and_then(|v| v.strip_suffix('"'))
-            .filter(|v| !v.contains('\\'))
-            .with_context(|| format!("\"{key}\" is not a plain string"))
-    };
-    let number = |key: &str| -> Result<usize> {
-        get(key)?
-            .parse()
-            .with_context(|| format!("\"{key}\" is not a count"))
-    };
-    let rule_code: i64 = get("rule")?.parse().context("\"rule\"")?;
-    let rule = Rule::from_info(rule_code).with_context(|| format!("unknown rule {rule_code}"))?;
-    let moves = string("moves")?
-        .split_whitespace()
-        .map(|m| {
-            let (x, y) = m.split_once(',').context("move is not x,y")?;
-            Ok((x.parse()?, y.parse()?))
-        })
-        .collect::<Result<Vec<_>>>()
-        .context("\"moves\"")?;
-    let black_score = match string("result")? {
-        "1-0" => 1.0,
-        "0-1" => 0.0,
-        _ => 0.5,
-    };
-    // Without a pair number each game is its own group.
-    let group = number("pair").unwrap_or(line_no);
-    Ok(Game {
-        rule,
-        size: number("size")?,
-        moves,
-        opening_plies: number("opening_plies")?,
-        black_score,
-        group: ((file_no as u64) << 32) | group as u64,
-    })
-}
-
-fn splitmix64(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
 /// One sample: the board's counts from the side to move's view (index 0 the side to move,
-/// 1 the side waiting), what `evaluate` says, and the game's result for the side to move.
+/// 1 the side waiting), what `count_value` says, and the game's result for the side to move.
 struct Sample {
     patterns: [[f64; PATTERN_COUNT]; 2],
     threats: [[f64; THREAT_COUNT]; 2],
@@ -228,22 +120,7 @@ struct Sample {
     validation: bool,
 }
 
-/// Whether the threat counts alone decide the position or force the reply, as the search's
-/// static verdict judges it (a five to make or to block, or an open four the opponent cannot
-/// answer with a four): the search never asks `evaluate` about such positions. With
-/// `skip_open_threes`, also any position where either side can make an open four, which
-/// leaves the Flex4 weights without data.
-fn is_decided(board: &Board, skip_open_threes: bool) -> bool {
-    let me = board.side();
-    let opp = me.opponent();
-    let open_four = |c: Color| board.count(c, Threat::Flex4) > 0;
-    board.count(me, Threat::Five) > 0
-        || board.count(opp, Threat::Five) > 0
-        || (open_four(me) && !board.has_four_move(opp))
-        || (skip_open_threes && (open_four(me) || open_four(opp)))
-}
-
-/// The current evaluation from the copied tables, as `evaluate` computes it.
+/// The current evaluation from the copied tables, as `count_value` computes it.
 fn current_eval(s: &Sample) -> f64 {
     let side = |i: usize, threat_weights: &[i32; THREAT_COUNT]| -> f64 {
         let p: f64 = (0..PATTERN_COUNT)
@@ -308,13 +185,13 @@ fn replay(
                 threats: sides.map(|c| {
                     std::array::from_fn(|k| board.count(c, Threat::from_u8(k as u8)) as f64)
                 }),
-                eval: evaluate(&board) as f64,
+                eval: count_value(&board).clamp(-WIN_MIN + 1, WIN_MIN - 1) as f64,
                 score,
                 validation,
             };
             if current_eval(&s) != s.eval {
                 bail!(
-                    "at ply {ply} evaluate() gives {} but the copied weights give {}: \
+                    "at ply {ply} count_value() gives {} but the copied weights give {}: \
                      update the copies at the top of examples/tune_eval.rs from src/eval.rs",
                     s.eval,
                     current_eval(&s)

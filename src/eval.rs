@@ -1,9 +1,12 @@
 //! Static evaluation and move-ordering scores, from the board's threat counts.
 //!
-//! Every weight lives in this file. The evaluation is a weighted sum of two histograms the
-//! board keeps incrementally for each colour: line patterns over (empty cell, line) pairs and
-//! threat classes over empty cells. The side to move gets the larger attack weights because
-//! it acts first.
+//! The evaluation has two parts. The threat-count model ([`count_value`], every weight in
+//! this file) is a weighted sum of two histograms the board keeps incrementally for each
+//! colour: line patterns over (empty cell, line) pairs and threat classes over empty cells;
+//! the side to move gets the larger attack weights because it acts first. On top of it come
+//! the fitted corrections of [`crate::cells`]: a value per empty cell by its pattern code
+//! (summed by the board on make/undo) and a value for the pair of the two sides' strongest
+//! threats ([`threat_bucket`]), which a sum over cells cannot express.
 //!
 //! The evaluation weights are fitted to game results (logistic regression of the result on
 //! the counts, `examples/tune_eval.rs`, see `scripts/tune/README.md`): 2,700 self-play games
@@ -13,6 +16,7 @@
 //! single negative entries are expected.
 
 use crate::board::{Board, Color, Pos};
+use crate::cells::BUCKETS;
 use crate::pattern::{Pattern, Threat, PATTERN_COUNT, THREAT_COUNT};
 
 /// Score units: about 600 is a 73% expected result for the side ahead (the fitted
@@ -91,13 +95,43 @@ fn side_value(board: &Board, c: Color, weights: &[Score; THREAT_COUNT]) -> Score
     v
 }
 
-/// The static value of the position for the side to move.
+/// The static value of the position for the side to move: the threat-count model plus the
+/// fitted corrections of [`crate::cells`].
 pub fn evaluate(board: &Board) -> Score {
     let me = board.side();
-    let v = side_value(board, me, &THREAT_WEIGHT_TO_MOVE)
-        - side_value(board, me.opponent(), &THREAT_WEIGHT_WAITING)
-        + TEMPO;
+    let opp = me.opponent();
+    let bucket = threat_bucket(board, me) * BUCKETS + threat_bucket(board, opp);
+    let v = count_value(board) + board.cell_values(me, true) - board.cell_values(opp, false)
+        + board.cell_tables().threats[bucket] as Score;
     v.clamp(-WIN_MIN + 1, WIN_MIN - 1)
+}
+
+/// The threat-count model alone (what the tables of `crate::cells` correct), for the
+/// fitting tools.
+pub fn count_value(board: &Board) -> Score {
+    let me = board.side();
+    side_value(board, me, &THREAT_WEIGHT_TO_MOVE)
+        - side_value(board, me.opponent(), &THREAT_WEIGHT_WAITING)
+        + TEMPO
+}
+
+/// The bucket of colour `c`'s strongest threat, for the threat table of
+/// [`crate::cells::CellTables`]: 0 nothing from an open three or a four up, then a four,
+/// an open three, three plus, four plus, double three, four-three, open four.
+pub fn threat_bucket(board: &Board, c: Color) -> usize {
+    const ORDER: [Threat; 7] = [
+        Threat::Flex4,
+        Threat::Block4Flex3,
+        Threat::Flex3x2,
+        Threat::Block4Plus,
+        Threat::Flex3Plus,
+        Threat::Flex3,
+        Threat::Block4,
+    ];
+    ORDER
+        .iter()
+        .position(|&t| board.count(c, t) > 0)
+        .map_or(0, |i| ORDER.len() - i)
 }
 
 /// Ordering value of making a threat of each class, by [`Threat`].
@@ -167,6 +201,48 @@ mod tests {
         // white to move, black has an open three
         assert_eq!(b.side(), Color::White);
         assert!(evaluate(&b) < 0);
+    }
+
+    /// The board's running sums of the cell tables equal a plain sum over the empty cells,
+    /// with each code computed from the cell's patterns; so `evaluate` is the threat-count
+    /// model plus exactly the corrections the fit describes.
+    #[test]
+    fn evaluate_adds_the_cell_tables_summed_from_scratch() {
+        use crate::cells::{code_index, tables, CellTables};
+        let moves = [
+            (7, 7),
+            (8, 8),
+            (7, 8),
+            (6, 6),
+            (7, 6),
+            (8, 7),
+            (9, 8),
+            (6, 9),
+            (5, 9),
+        ];
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+            let mut b = Board::new(15, 15, rule);
+            for &(x, y) in &moves {
+                b.make(Pos::new(x, y));
+                let t = tables(rule);
+                let me = b.side();
+                let mut sum = 0;
+                for (role, c) in [(0, me), (1, me.opponent())] {
+                    let table = &t.cells[CellTables::table_index(rule, c.index(), role)];
+                    let side: i32 = b
+                        .empty_cells()
+                        .map(|p| {
+                            let cell = b.cell(p);
+                            table[code_index(std::array::from_fn(|d| cell.pattern(c, d)))] as i32
+                        })
+                        .sum();
+                    sum += if role == 0 { side } else { -side };
+                }
+                let bucket = threat_bucket(&b, me) * BUCKETS + threat_bucket(&b, me.opponent());
+                let expected = count_value(&b) + sum + t.threats[bucket] as Score;
+                assert_eq!(evaluate(&b), expected, "{rule:?} after {x},{y}");
+            }
+        }
     }
 
     #[test]

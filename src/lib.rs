@@ -1,13 +1,14 @@
 //! Rensa: a gomoku engine for every Gomocup rule.
 //!
 //! Layers, each depending only on those above it: [`geometry`] (colours, cells, directions,
-//! the plain grid) → [`rules`] and [`pattern`] → [`board`] (no I/O) → [`eval`] →
+//! the plain grid) → [`rules`], [`pattern`] and [`cells`] → [`board`] (no I/O) → [`eval`] →
 //! [`search`] → [`engine`] (the API any front-end uses) → [`protocol`] (Gomocup/Piskvork
 //! text), [`play`] (a game in the terminal) and [`bench`] → `main.rs`. [`solve`] (exact
 //! m,n,k-games on a bitboard) stands apart and uses no other module.
 
 pub mod bench;
 pub mod board;
+pub mod cells;
 pub mod engine;
 pub mod eval;
 pub mod geometry;

@@ -5,6 +5,7 @@
 //! with a 5-cell wall border, so a move touches cells at offsets ±5 along a line without any
 //! bounds checks, and a [`Pos`] is one index into that array whatever the board size.
 
+use crate::cells::{self, CellTables};
 use crate::pattern::{
     slot, Pattern, PatternTables, Threat, NEEDS_FOUL_CHECK, PATTERN_COUNT, THREAT_COUNT,
 };
@@ -24,6 +25,8 @@ pub struct CellInfo {
     pub threat: [u8; 2],
     /// Black's class byte straight from the table, with [`NEEDS_FOUL_CHECK`].
     raw_black: u8,
+    /// `code[color]`: the pattern code of the four lines ([`crate::cells`]).
+    pub code: [u16; 2],
 }
 
 impl CellInfo {
@@ -43,6 +46,7 @@ struct State {
     log_len: usize,
     counts: [[u16; THREAT_COUNT]; 2],
     pcounts: [[u16; PATTERN_COUNT]; 2],
+    values: [[i32; 2]; 2],
     bbox: [u8; 4],
     hash: u64,
     /// The side to move that `hash` encodes (a set-up position may have changed it since).
@@ -104,6 +108,12 @@ pub struct Board {
     counts: [[u16; THREAT_COUNT]; 2],
     /// `pcounts[color][pattern]`: (empty cell, line) pairs with that pattern.
     pcounts: [[u16; PATTERN_COUNT]; 2],
+    /// The fitted per-cell values of the rule, and `values[color][role]`: their sum over the
+    /// empty cells for that colour as the side to move (role 0) or waiting (role 1).
+    cell_tables: &'static CellTables,
+    /// Pattern code by the packed four patterns ([`cells::code_map`]).
+    code_map: &'static [u16],
+    values: [[i32; 2]; 2],
     hash: u64,
     side: Color,
     moves: Vec<(Pos, Color)>,
@@ -136,6 +146,9 @@ impl Board {
             near: vec![0; GRID_CELLS],
             counts: [[0; THREAT_COUNT]; 2],
             pcounts: [[0; PATTERN_COUNT]; 2],
+            cell_tables: cells::tables(rule),
+            code_map: cells::code_map(),
+            values: [[0; 2]; 2],
             hash: 0,
             side: Color::Black,
             moves: Vec::with_capacity(width * height),
@@ -401,6 +414,7 @@ impl Board {
             log_len: self.log.len(),
             counts: self.counts,
             pcounts: self.pcounts,
+            values: self.values,
             bbox: self.bbox,
             hash: self.hash,
             side: self.side,
@@ -448,6 +462,7 @@ impl Board {
         }
         self.counts = st.counts;
         self.pcounts = st.pcounts;
+        self.values = st.values;
         self.bbox = st.bbox;
         // the mover of the undone stone is to move again; the saved hash may encode the other
         // side when the position was set up stone by stone (BOARD lines in any order)
@@ -465,6 +480,7 @@ impl Board {
             for d in 0..4 {
                 self.pcounts[s][info.pat[s][d] as usize] -= 1;
             }
+            self.add_values(s, info.code[s], -1);
         }
     }
 
@@ -474,7 +490,29 @@ impl Board {
             for d in 0..4 {
                 self.pcounts[s][info.pat[s][d] as usize] += 1;
             }
+            self.add_values(s, info.code[s], 1);
         }
+    }
+
+    /// Adds (`sign` 1) or removes (-1) the cell values of pattern code `code` of colour `s`.
+    #[inline]
+    fn add_values(&mut self, s: usize, code: u16, sign: i32) {
+        for role in 0..2 {
+            let t = CellTables::table_index(self.rule, s, role);
+            self.values[s][role] += sign * self.cell_tables.cells[t][code as usize] as i32;
+        }
+    }
+
+    /// The sum of the fitted cell values over the empty cells for colour `c`, as the side to
+    /// move (`to_move`) or as the side waiting.
+    #[inline]
+    pub fn cell_values(&self, c: Color, to_move: bool) -> i32 {
+        self.values[c.index()][usize::from(!to_move)]
+    }
+
+    /// The rule's fitted tables (for the threat-bucket term of the evaluation).
+    pub fn cell_tables(&self) -> &'static CellTables {
+        self.cell_tables
     }
 
     /// How many (empty cell, line) pairs give colour `c` the line pattern `p`.
@@ -509,6 +547,10 @@ impl Board {
                 self.counts[s][old.threat[s] as usize] -= 1;
                 self.counts[s][info.threat[s] as usize] += 1;
             }
+            if info.code[s] != old.code[s] {
+                self.add_values(s, old.code[s], -1);
+                self.add_values(s, info.code[s], 1);
+            }
         }
         self.info[q] = info;
     }
@@ -520,6 +562,7 @@ impl Board {
         for s in 0..2 {
             let p = info.pat[s];
             let code = p[0] as u16 | (p[1] as u16) << 4 | (p[2] as u16) << 8 | (p[3] as u16) << 12;
+            info.code[s] = self.code_map[code as usize];
             let raw = self.tables.combo(s, code);
             let mut class = raw & !NEEDS_FOUL_CHECK;
             if s == 0 {
@@ -552,6 +595,7 @@ impl Board {
     fn recompute_all(&mut self) {
         self.counts = [[0; THREAT_COUNT]; 2];
         self.pcounts = [[0; PATTERN_COUNT]; 2];
+        self.values = [[0; 2]; 2];
         for q in 0..GRID_CELLS {
             for (d, &off) in DIR_OFFSETS.iter().enumerate() {
                 let mut key = 0u32;
@@ -609,6 +653,12 @@ impl Board {
         }
         if self.pcounts != fresh.pcounts {
             return Err("pattern counts differ".into());
+        }
+        if self.values != fresh.values {
+            return Err(format!(
+                "cell values differ: {:?} vs {:?}",
+                self.values, fresh.values
+            ));
         }
         if self.counts != fresh.counts {
             return Err(format!(
@@ -707,89 +757,4 @@ impl Board {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pos_roundtrip() {
-        for y in 0..MAX_SIZE {
-            for x in 0..MAX_SIZE {
-                let p = Pos::new(x, y);
-                assert_eq!((p.x(), p.y()), (x, y));
-            }
-        }
-        assert_eq!(Pos::new(7, 7).to_string(), "h8");
-    }
-
-    #[test]
-    fn make_undo_restores_everything() {
-        let mut b = Board::new(15, 15, Rule::Freestyle);
-        let fresh_hash = b.hash();
-        let moves = [(7, 7), (8, 8), (7, 8), (6, 6), (7, 9)];
-        for &(x, y) in &moves {
-            b.make(Pos::new(x, y));
-            b.check_consistency().unwrap();
-        }
-        assert_eq!(b.threat(Color::Black, Pos::new(7, 10)), Threat::Flex4);
-        assert_eq!(b.threat(Color::Black, Pos::new(7, 6)), Threat::Flex4);
-        while b.undo().is_some() {
-            b.check_consistency().unwrap();
-        }
-        assert_eq!(b.hash(), fresh_hash);
-        assert_eq!(b.count(Color::Black, Threat::None), 225);
-    }
-
-    /// Random make/undo sequences: the incremental data always equals a fresh recomputation.
-    #[test]
-    fn incremental_matches_scratch_on_random_games() {
-        let mut seed: u64 = 0x1234_5678;
-        let mut rnd = move |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
-        let mut checks = 0;
-        for rule in Rule::ALL {
-            for (w, h) in [(15, 15), (20, 20), (5, 5), (9, 13)] {
-                let mut b = Board::new(w, h, rule);
-                for _ in 0..(w * h * 2).min(400) {
-                    // mostly moves, sometimes undo, so deep and shallow states both occur
-                    if b.ply() > 0 && (rnd(4) == 0 || b.is_full()) {
-                        b.undo();
-                    } else {
-                        let empties: Vec<Pos> = b.empty_cells().collect();
-                        let p = empties[rnd(empties.len())];
-                        if rnd(15) == 0 {
-                            b.pass();
-                        } else {
-                            b.make(p);
-                        }
-                    }
-                    b.check_consistency().unwrap_or_else(|e| {
-                        panic!("{rule:?} {w}x{h} after {:?}: {e}", b.history())
-                    });
-                    checks += 1;
-                }
-            }
-        }
-        assert!(checks > 5000);
-    }
-
-    #[test]
-    fn win_moves_by_rule() {
-        let text = "
-            . . . . . . . . .
-            . x x x x . x . .
-            . o o o o . . . .
-            . . . . . . . . .
-            . . . . . . . . .";
-        let b = Board::from_diagram(text, Rule::Freestyle);
-        assert!(b.is_win_move(Color::Black, Pos::new(5, 1)));
-        assert!(b.is_win_move(Color::Black, Pos::new(0, 1)));
-        let b = Board::from_diagram(text, Rule::Standard);
-        assert!(!b.is_win_move(Color::Black, Pos::new(5, 1)));
-        assert!(b.is_win_move(Color::Black, Pos::new(0, 1)));
-        assert!(b.is_win_move(Color::White, Pos::new(5, 2)));
-    }
-}
+mod tests;
