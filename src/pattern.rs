@@ -135,8 +135,14 @@ pub const fn slot(k: isize) -> u32 {
 /// Pattern tables for one rule.
 pub struct PatternTables {
     pub rule: Rule,
-    /// `line[color][key]`: the [`Pattern`] (as u8) of a stone of that colour on the centre.
-    line: [Vec<u8>; 2],
+    /// `pair[(key >> pair_shift) & pair_mask]`: the [`Pattern`]s of a black stone (low 4 bits)
+    /// and of a white stone (high 4 bits) on the centre. Both colours in one byte make one
+    /// load per line on every move. Where no pattern depends on the outermost cells (±5),
+    /// as in freestyle, the table covers the inner ±4 only: 64 KiB instead of 1 MiB, which
+    /// stays in cache (the line update is the engine's hottest loop).
+    pair: Vec<u8>,
+    pair_shift: u32,
+    pair_mask: u32,
     /// `combo[color][code]`: threat class (low bits) and [`NEEDS_FOUL_CHECK`], where `code`
     /// packs four patterns, 4 bits each.
     combo: [Vec<u8>; 2],
@@ -161,6 +167,7 @@ impl PatternTables {
             Classifier::new(rule, Color::Black).run(),
             Classifier::new(rule, Color::White).run(),
         ];
+        let (pair, pair_shift, pair_mask) = pair_table(&line);
         let combo = [0, 1].map(|c| {
             let renju_black = rule == Rule::Renju && c == 0;
             (0..1usize << 16)
@@ -174,14 +181,56 @@ impl PatternTables {
                 })
                 .collect()
         });
-        PatternTables { rule, line, combo }
+        PatternTables {
+            rule,
+            pair,
+            pair_shift,
+            pair_mask,
+            combo,
+        }
     }
 
+    /// The patterns of a black and of a white stone on the centre of window `key`.
+    #[inline]
+    pub fn patterns(&self, key: u32) -> [u8; 2] {
+        let both = self.pair[((key >> self.pair_shift) & self.pair_mask) as usize];
+        [both & 15, both >> 4]
+    }
+
+    /// The pattern of a stone of `color` (0 black) on the centre of window `key`.
     #[inline]
     pub fn pattern(&self, color: usize, key: u32) -> u8 {
-        self.line[color][key as usize]
+        self.patterns(key)[color]
     }
 
+    /// Whether the table covers only the inner ±4 cells of a window.
+    pub fn is_narrow(&self) -> bool {
+        self.pair_shift != 0
+    }
+}
+
+/// The two colours' line tables as one table of pairs, narrowed to the inner ±4 cells when
+/// no pattern of either colour depends on the outer two (checked over every window, so the
+/// narrow table is exact by construction, not by an argument about the rule).
+fn pair_table(line: &[Vec<u8>; 2]) -> (Vec<u8>, u32, u32) {
+    let outer = 3 << (2 * slot(-5)) | 3 << (2 * slot(5));
+    let narrow = (0..1u32 << 20).all(|key| {
+        let inner = key & !outer;
+        line[0][key as usize] == line[0][inner as usize]
+            && line[1][key as usize] == line[1][inner as usize]
+    });
+    let both = |key: u32| line[0][key as usize] | line[1][key as usize] << 4;
+    if narrow {
+        // slots 1..=8 hold offsets -4..=4: shift out slot 0 and keep 16 bits
+        let shift = 2 * (slot(-5) + 1);
+        let table = (0..1u32 << 16).map(|k| both(k << shift)).collect();
+        (table, shift, 0xFFFF)
+    } else {
+        ((0..1u32 << 20).map(both).collect(), 0, (1 << 20) - 1)
+    }
+}
+
+impl PatternTables {
     /// Threat class byte (class plus [`NEEDS_FOUL_CHECK`]) for four packed patterns.
     #[inline]
     pub fn combo(&self, color: usize, code: u16) -> u8 {
@@ -405,6 +454,26 @@ mod tests {
     fn pat(rule: Rule, color: Color, left: &str, right: &str) -> Pattern {
         let key = key_from_text(&format!("{left}_{right}"));
         Pattern::from_u8(PatternTables::get(rule).pattern(color.index(), key))
+    }
+
+    /// The one-byte pair table gives, for every window, exactly the patterns the classifier
+    /// gives; freestyle's is narrowed to ±4 (its speed-up), the exact-five rules' cannot be
+    /// (an overline or a caro block needs the fifth cell).
+    #[test]
+    fn pair_table_matches_the_classifier() {
+        for rule in Rule::ALL {
+            let t = PatternTables::get(rule);
+            assert_eq!(t.is_narrow(), rule == Rule::Freestyle, "{rule:?}");
+            let line = [
+                Classifier::new(rule, Color::Black).run(),
+                Classifier::new(rule, Color::White).run(),
+            ];
+            for key in 0..1u32 << 20 {
+                let both = t.patterns(key);
+                assert_eq!(both[0], line[0][key as usize], "{rule:?} black {key:#x}");
+                assert_eq!(both[1], line[1][key as usize], "{rule:?} white {key:#x}");
+            }
+        }
     }
 
     #[test]

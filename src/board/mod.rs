@@ -526,7 +526,7 @@ impl Board {
     #[inline]
     fn refresh_cell(&mut self, q: usize, d: usize) {
         let key = self.keys[q][d];
-        let new = [self.tables.pattern(0, key), self.tables.pattern(1, key)];
+        let new = self.tables.patterns(key);
         let old = self.info[q];
         if new[0] == old.pat[0][d] && new[1] == old.pat[1][d] {
             return;
@@ -613,8 +613,9 @@ impl Board {
             }
             let mut info = CellInfo::default();
             for d in 0..4 {
+                let both = self.tables.patterns(self.keys[q][d]);
                 for s in 0..2 {
-                    info.pat[s][d] = self.tables.pattern(s, self.keys[q][d]);
+                    info.pat[s][d] = both[s];
                 }
             }
             self.classify(&mut info);
