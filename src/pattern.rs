@@ -143,9 +143,43 @@ pub struct PatternTables {
     pair: Vec<u8>,
     pair_shift: u32,
     pair_mask: u32,
-    /// `combo[color][code]`: threat class (low bits) and [`NEEDS_FOUL_CHECK`], where `code`
-    /// packs four patterns, 4 bits each.
-    combo: [Vec<u8>; 2],
+    /// `cell[color][dense_index(patterns)]`: the threat class byte (class plus
+    /// [`NEEDS_FOUL_CHECK`]) in the low 8 bits and the pattern code ([`code_index`]) in the
+    /// high 16, for the four patterns of a cell: one load gives both (20,736 entries, 81 KiB).
+    cell: [Vec<u32>; 2],
+}
+
+/// Unordered combinations of four line patterns: C(15, 4).
+pub const CODES: usize = 1365;
+
+/// `C(n, k)` for the small arguments of the combinatorial number system.
+const fn choose(n: usize, k: usize) -> usize {
+    let mut r = 1;
+    let mut i = 0;
+    while i < k {
+        if n < i {
+            return 0;
+        }
+        r = r * (n - i) / (i + 1);
+        i += 1;
+    }
+    r
+}
+
+/// The *pattern code* of four line patterns in any order, in 0..[`CODES`]; four `Dead`
+/// lines give 0. The fitted cell tables of `crate::cells` are indexed by it.
+pub fn code_index(p: [Pattern; 4]) -> usize {
+    let mut v = p.map(|p| p as usize);
+    v.sort_unstable_by(|a, b| b.cmp(a));
+    // combinations with repetition: a >= b >= c >= d maps to a 4-subset of 0..15
+    choose(v[0] + 3, 4) + choose(v[1] + 2, 3) + choose(v[2] + 1, 2) + v[3]
+}
+
+/// Four patterns (direction 0 first) as one index in 0..12^4.
+#[inline]
+pub fn dense_index(p: [u8; 4]) -> usize {
+    const N: usize = PATTERN_COUNT;
+    p[0] as usize + N * (p[1] as usize + N * (p[2] as usize + N * p[3] as usize))
 }
 
 impl PatternTables {
@@ -168,16 +202,14 @@ impl PatternTables {
             Classifier::new(rule, Color::White).run(),
         ];
         let (pair, pair_shift, pair_mask) = pair_table(&line);
-        let combo = [0, 1].map(|c| {
+        let cell = [0, 1].map(|c| {
             let renju_black = rule == Rule::Renju && c == 0;
-            (0..1usize << 16)
-                .map(|code| {
-                    let pats = [0, 1, 2, 3].map(|d| ((code >> (4 * d)) & 15) as u8);
-                    if pats.iter().any(|&p| p as usize >= PATTERN_COUNT) {
-                        0
-                    } else {
-                        combine(pats.map(Pattern::from_u8), renju_black)
-                    }
+            (0..PATTERN_COUNT.pow(4))
+                .map(|k| {
+                    let pats: [Pattern; 4] = std::array::from_fn(|d| {
+                        Pattern::from_u8(((k / PATTERN_COUNT.pow(d as u32)) % PATTERN_COUNT) as u8)
+                    });
+                    combine(pats, renju_black) as u32 | (code_index(pats) as u32) << 16
                 })
                 .collect()
         });
@@ -186,7 +218,7 @@ impl PatternTables {
             pair,
             pair_shift,
             pair_mask,
-            combo,
+            cell,
         }
     }
 
@@ -231,10 +263,22 @@ fn pair_table(line: &[Vec<u8>; 2]) -> (Vec<u8>, u32, u32) {
 }
 
 impl PatternTables {
-    /// Threat class byte (class plus [`NEEDS_FOUL_CHECK`]) for four packed patterns.
+    /// The threat class byte (class plus [`NEEDS_FOUL_CHECK`]) and the pattern code of a
+    /// cell whose four line patterns for `color` are `p`.
     #[inline]
+    pub fn cell(&self, color: usize, p: [u8; 4]) -> (u8, u16) {
+        let v = self.cell[color][dense_index(p)];
+        (v as u8, (v >> 16) as u16)
+    }
+
+    /// Threat class byte (class plus [`NEEDS_FOUL_CHECK`]) for four packed patterns (4 bits
+    /// each, direction 0 lowest).
     pub fn combo(&self, color: usize, code: u16) -> u8 {
-        self.combo[color][code as usize]
+        self.cell(
+            color,
+            std::array::from_fn(|d| ((code >> (4 * d)) & 15) as u8),
+        )
+        .0
     }
 }
 
@@ -454,6 +498,26 @@ mod tests {
     fn pat(rule: Rule, color: Color, left: &str, right: &str) -> Pattern {
         let key = key_from_text(&format!("{left}_{right}"));
         Pattern::from_u8(PatternTables::get(rule).pattern(color.index(), key))
+    }
+
+    #[test]
+    fn codes_are_dense_and_unordered() {
+        let mut seen = vec![false; CODES];
+        for k in 0..PATTERN_COUNT.pow(4) {
+            let p: [Pattern; 4] = std::array::from_fn(|d| {
+                Pattern::from_u8(((k / PATTERN_COUNT.pow(d as u32)) % PATTERN_COUNT) as u8)
+            });
+            let i = code_index(p);
+            seen[i] = true;
+            let mut q = p;
+            q.reverse();
+            assert_eq!(code_index(q), i);
+            let t = PatternTables::get(Rule::Freestyle);
+            assert_eq!(t.cell(1, p.map(|x| x as u8)).1 as usize, i);
+        }
+        assert!(seen.iter().all(|&s| s), "every index is some combination");
+        assert_eq!(code_index([Pattern::Dead; 4]), 0);
+        assert_eq!(code_index([Pattern::Five; 4]), CODES - 1);
     }
 
     /// The one-byte pair table gives, for every window, exactly the patterns the classifier

@@ -111,8 +111,6 @@ pub struct Board {
     /// The fitted per-cell values of the rule, and `values[color][role]`: their sum over the
     /// empty cells for that colour as the side to move (role 0) or waiting (role 1).
     cell_tables: &'static CellTables,
-    /// Pattern code by the packed four patterns ([`cells::code_map`]).
-    code_map: &'static [u16],
     values: [[i32; 2]; 2],
     hash: u64,
     side: Color,
@@ -147,7 +145,6 @@ impl Board {
             counts: [[0; THREAT_COUNT]; 2],
             pcounts: [[0; PATTERN_COUNT]; 2],
             cell_tables: cells::tables(rule),
-            code_map: cells::code_map(),
             values: [[0; 2]; 2],
             hash: 0,
             side: Color::Black,
@@ -528,51 +525,57 @@ impl Board {
         let key = self.keys[q][d];
         let new = self.tables.patterns(key);
         let old = self.info[q];
-        if new[0] == old.pat[0][d] && new[1] == old.pat[1][d] {
+        // The four patterns of a colour as one word, changed in a register: writing one
+        // byte of a copy in memory and reading the copy back whole stalled the store buffer
+        // (a fifth of this function's time).
+        let shift = 8 * d as u32;
+        let mut words = old.pat.map(u32::from_le_bytes);
+        let was = words.map(|w| (w >> shift) as u8);
+        if new == was {
             return;
         }
         self.log.push((q as u16, old));
-        let mut info = old;
-        for (s, &p) in new.iter().enumerate() {
-            if p == old.pat[s][d] {
-                continue;
-            }
-            self.pcounts[s][old.pat[s][d] as usize] -= 1;
-            self.pcounts[s][p as usize] += 1;
-            info.pat[s][d] = p;
-        }
-        self.classify(&mut info);
         for s in 0..2 {
-            if info.threat[s] != old.threat[s] {
-                self.counts[s][old.threat[s] as usize] -= 1;
-                self.counts[s][info.threat[s] as usize] += 1;
-            }
-            if info.code[s] != old.code[s] {
-                self.add_values(s, old.code[s], -1);
-                self.add_values(s, info.code[s], 1);
+            if new[s] != was[s] {
+                self.pcounts[s][was[s] as usize] -= 1;
+                self.pcounts[s][new[s] as usize] += 1;
+                words[s] = words[s] & !(0xFF << shift) | (new[s] as u32) << shift;
             }
         }
-        self.info[q] = info;
+        let (threat, raw_black, code) = self.classify(words.map(u32::to_le_bytes));
+        for s in 0..2 {
+            if threat[s] != old.threat[s] {
+                self.counts[s][old.threat[s] as usize] -= 1;
+                self.counts[s][threat[s] as usize] += 1;
+            }
+            if code[s] != old.code[s] {
+                self.add_values(s, old.code[s], -1);
+                self.add_values(s, code[s], 1);
+            }
+        }
+        // field by field into place, for the same reason
+        let cell = &mut self.info[q];
+        cell.pat = words.map(u32::to_le_bytes);
+        cell.threat = threat;
+        cell.raw_black = raw_black;
+        cell.code = code;
     }
 
-    /// Derives both colours' classes from the line patterns. A renju double-three candidate
-    /// counts as forbidden here, so the counts stay a pure function of the stones; only
-    /// [`Board::is_forbidden`] runs the exact, recursive check.
-    fn classify(&self, info: &mut CellInfo) {
-        for s in 0..2 {
-            let p = info.pat[s];
-            let code = p[0] as u16 | (p[1] as u16) << 4 | (p[2] as u16) << 8 | (p[3] as u16) << 12;
-            info.code[s] = self.code_map[code as usize];
-            let raw = self.tables.combo(s, code);
-            let mut class = raw & !NEEDS_FOUL_CHECK;
-            if s == 0 {
-                info.raw_black = raw;
-                if raw & NEEDS_FOUL_CHECK != 0 {
-                    class = Threat::Forbid as u8;
-                }
-            }
-            info.threat[s] = class;
-        }
+    /// Both colours' classes, black's raw class byte and both pattern codes, from the line
+    /// patterns. A renju double-three candidate counts as forbidden here, so the counts stay
+    /// a pure function of the stones; only [`Board::is_forbidden`] runs the exact, recursive
+    /// check.
+    #[inline]
+    fn classify(&self, pat: [[u8; 4]; 2]) -> ([u8; 2], u8, [u16; 2]) {
+        let (raw_black, code_black) = self.tables.cell(0, pat[0]);
+        let (raw_white, code_white) = self.tables.cell(1, pat[1]);
+        let black = if raw_black & NEEDS_FOUL_CHECK != 0 {
+            Threat::Forbid as u8
+        } else {
+            raw_black
+        };
+        let white = raw_white & !NEEDS_FOUL_CHECK;
+        ([black, white], raw_black, [code_black, code_white])
     }
 
     /// Black's class on `p` as the move picker should see it: a double-three candidate that
@@ -618,7 +621,7 @@ impl Board {
                     info.pat[s][d] = both[s];
                 }
             }
-            self.classify(&mut info);
+            (info.threat, info.raw_black, info.code) = self.classify(info.pat);
             self.info[q] = info;
             self.add_counts(&info);
         }

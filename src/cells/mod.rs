@@ -8,56 +8,9 @@
 //! which the threat classes lump together. The board keeps the sums incrementally; the
 //! tables are fitted by `examples/fit_cells.rs` and compiled in (Rensa reads no files).
 
-use crate::pattern::{Pattern, PATTERN_COUNT};
 use crate::rules::Rule;
-use std::sync::OnceLock;
 
-/// Unordered combinations of four line patterns.
-pub const CODES: usize = 1365;
-
-/// `C(n, k)` for the small arguments of the combinatorial number system.
-const fn choose(n: usize, k: usize) -> usize {
-    let mut r = 1;
-    let mut i = 0;
-    while i < k {
-        if n < i {
-            return 0;
-        }
-        r = r * (n - i) / (i + 1);
-        i += 1;
-    }
-    r
-}
-
-/// The index of four patterns in any order, in 0..[`CODES`]; four `Dead` lines give 0.
-pub fn code_index(p: [Pattern; 4]) -> usize {
-    let mut v = p.map(|p| p as usize);
-    v.sort_unstable_by(|a, b| b.cmp(a));
-    // combinations with repetition: a >= b >= c >= d maps to a 4-subset of 0..15
-    choose(v[0] + 3, 4) + choose(v[1] + 2, 3) + choose(v[2] + 1, 2) + v[3]
-}
-
-/// [`code_index`] by the board's packed form (four 4-bit patterns, direction 0 lowest).
-pub fn packed_index(packed: u16) -> usize {
-    code_map()[packed as usize] as usize
-}
-
-/// The map behind [`packed_index`], built once (the board keeps a reference).
-pub fn code_map() -> &'static [u16] {
-    static MAP: OnceLock<Vec<u16>> = OnceLock::new();
-    MAP.get_or_init(|| {
-        (0..=u16::MAX as usize)
-            .map(|k| {
-                let p: [usize; 4] = std::array::from_fn(|d| (k >> (4 * d)) & 15);
-                if p.iter().all(|&x| x < PATTERN_COUNT) {
-                    code_index(p.map(|x| Pattern::from_u8(x as u8))) as u16
-                } else {
-                    0
-                }
-            })
-            .collect()
-    })
-}
+pub use crate::pattern::{code_index, CODES};
 
 /// Buckets of a side's strongest threat for [`CellTables::threats`].
 pub const BUCKETS: usize = 8;
@@ -124,29 +77,5 @@ mod tests {
                 "four dead lines are worth 0"
             );
         }
-    }
-
-    #[test]
-    fn codes_are_dense_and_unordered() {
-        let mut seen = vec![false; CODES];
-        for k in 0..PATTERN_COUNT.pow(4) {
-            let p: [Pattern; 4] = std::array::from_fn(|d| {
-                Pattern::from_u8(((k / PATTERN_COUNT.pow(d as u32)) % PATTERN_COUNT) as u8)
-            });
-            let i = code_index(p);
-            seen[i] = true;
-            let mut q = p;
-            q.reverse();
-            assert_eq!(code_index(q), i);
-            let packed = p
-                .iter()
-                .enumerate()
-                .map(|(d, &x)| (x as u16) << (4 * d))
-                .sum();
-            assert_eq!(packed_index(packed), i);
-        }
-        assert!(seen.iter().all(|&s| s), "every index is some combination");
-        assert_eq!(code_index([Pattern::Dead; 4]), 0);
-        assert_eq!(code_index([Pattern::Five; 4]), CODES - 1);
     }
 }
