@@ -616,10 +616,9 @@ impl Board {
             }
             let mut info = CellInfo::default();
             for d in 0..4 {
-                let both = self.tables.patterns(self.keys[q][d]);
-                for s in 0..2 {
-                    info.pat[s][d] = both[s];
-                }
+                let [black, white] = self.tables.patterns(self.keys[q][d]);
+                info.pat[0][d] = black;
+                info.pat[1][d] = white;
             }
             (info.threat, info.raw_black, info.code) = self.classify(info.pat);
             self.info[q] = info;
