@@ -340,6 +340,14 @@ impl Board {
         self.put(p, c);
     }
 
+    /// The hash after [`Board::make`]`(p)`, without making it (to fetch the child's table
+    /// entry while the move is made).
+    #[inline]
+    pub fn hash_after(&self, p: Pos) -> u64 {
+        let z = zobrist();
+        self.hash ^ z.stones[p.index()][self.side.index()] ^ z.side
+    }
+
     /// Puts a stone of colour `c` on the empty cell `p`; then the opponent of `c` is to move.
     pub fn put(&mut self, p: Pos, c: Color) {
         debug_assert!(self.is_empty(p), "put on a non-empty cell {p:?}");

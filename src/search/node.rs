@@ -336,6 +336,7 @@ impl Worker<'_> {
         beta: Score,
     ) -> Score {
         let ply = n.ply;
+        self.tt.prefetch(self.board.hash_after(mv));
         self.board.make(mv);
         let score = if i == 0 {
             -self.search(new_depth, -beta, -alpha, ply + 1, n.pv, !n.pv && !n.cut)

@@ -49,6 +49,7 @@ impl Worker<'_> {
         // strongest threat first, then cell order
         fours.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         for (_, p) in fours {
+            self.tt.prefetch(self.board.hash_after(p));
             self.board.make(p);
             let score = -self.search(depth - 1, -beta, -alpha, ply + 1, false, false);
             self.board.undo();
