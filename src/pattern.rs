@@ -272,7 +272,8 @@ impl PatternTables {
     }
 
     /// Threat class byte (class plus [`NEEDS_FOUL_CHECK`]) for four packed patterns (4 bits
-    /// each, direction 0 lowest).
+    /// each, direction 0 lowest): the tests' notation.
+    #[cfg(test)]
     pub fn combo(&self, color: usize, code: u16) -> u8 {
         self.cell(
             color,

@@ -111,6 +111,9 @@ pub struct Board {
     /// The fitted per-cell values of the rule, and `values[color][role]`: their sum over the
     /// empty cells for that colour as the side to move (role 0) or waiting (role 1).
     cell_tables: &'static CellTables,
+    /// `value_tables[color][role]`: the table of `cell_tables` each sum adds from, chosen once
+    /// for the rule so the move update does not ask the rule again.
+    value_tables: [[&'static [i16; cells::CODES]; 2]; 2],
     values: [[i32; 2]; 2],
     hash: u64,
     side: Color,
@@ -145,6 +148,11 @@ impl Board {
             counts: [[0; THREAT_COUNT]; 2],
             pcounts: [[0; PATTERN_COUNT]; 2],
             cell_tables: cells::tables(rule),
+            value_tables: std::array::from_fn(|c| {
+                std::array::from_fn(|role| {
+                    &cells::tables(rule).cells[CellTables::table_index(rule, c, role)]
+                })
+            }),
             values: [[0; 2]; 2],
             hash: 0,
             side: Color::Black,
@@ -503,8 +511,7 @@ impl Board {
     #[inline]
     fn add_values(&mut self, s: usize, code: u16, sign: i32) {
         for role in 0..2 {
-            let t = CellTables::table_index(self.rule, s, role);
-            self.values[s][role] += sign * self.cell_tables.cells[t][code as usize] as i32;
+            self.values[s][role] += sign * self.value_tables[s][role][code as usize] as i32;
         }
     }
 
