@@ -238,14 +238,7 @@ pub fn run(
     let mut finished = done;
     progress(finished, opts.games, records);
     for p in rx {
-        let mut block = Vec::new();
-        block.extend_from_slice(&p.game.to_le_bytes());
-        block.extend_from_slice(&(p.records.len() as u16).to_le_bytes());
-        for r in &p.records {
-            r.write(&mut block);
-        }
-        file.write_all(&block)?;
-        file.flush()?;
+        write_game(&mut file, p.game, &p.records)?;
         records += p.records.len() as u64;
         finished += 1;
         log::debug!(
@@ -262,8 +255,22 @@ pub fn run(
     Ok(records)
 }
 
-/// Opens `path` for appending after its last whole block, creating it with a header.
-fn open(path: &Path) -> io::Result<(File, Contents)> {
+/// Appends one game's block of records (at most `u16::MAX`) to a file from [`open`].
+pub fn write_game(file: &mut File, game: u32, records: &[Record]) -> io::Result<()> {
+    let n = u16::try_from(records.len()).map_err(|_| io::Error::other("too many records"))?;
+    let mut block = Vec::new();
+    block.extend_from_slice(&game.to_le_bytes());
+    block.extend_from_slice(&n.to_le_bytes());
+    for r in records {
+        r.write(&mut block);
+    }
+    file.write_all(&block)?;
+    file.flush()
+}
+
+/// Opens `path` for appending after its last whole block, creating it with a header; also
+/// what it already holds (games written, position keys).
+pub fn open(path: &Path) -> io::Result<(File, Contents)> {
     if path.exists() {
         let contents = read_file(path, |_| {})?;
         let mut f = OpenOptions::new().read(true).write(true).open(path)?;

@@ -10,7 +10,7 @@ GAMES.jsonl are the referee's game records, one JSON object a line, with the fie
 "moves" (space-separated "x,y", black first, the opening stones included),
 "opening_plies", "rule", "size", "winner" ("engine1"/"engine2"), "black"/"white" (which
 engine played which colour), "black_name"/"white_name" (Rensa's name starts with
-"Rensa"), "reason", "game".  Only games that Rensa lost by the opponent's five are used,
+"Rensa", in any case), "reason", "game".  Only games that Rensa lost by the opponent's five are used,
 under rules 0 (freestyle), 1 (standard) and 4 (renju); other rules (caro, 8) are skipped.
 The oracle (default /work/shared/tools/renju.py) judges black's forbidden points under
 renju.  Python 3 standard library only; the output depends only on the records, the
@@ -110,8 +110,8 @@ def lost_games(path):
             g = json.loads(line)
             if g.get("rule") not in RULE_NAME or g.get("reason") != "five":
                 continue
-            rb = g.get("black_name", "").startswith("Rensa")
-            rw = g.get("white_name", "").startswith("Rensa")
+            rb = g.get("black_name", "").lower().startswith("rensa")
+            rw = g.get("white_name", "").lower().startswith("rensa")
             if rb == rw:
                 continue  # self-play, or no Rensa
             winner = BLACK if g.get("winner") == g.get("black") else WHITE

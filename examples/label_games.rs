@@ -1,0 +1,169 @@
+//! Labels the positions of referee game records with a shallow Rensa search, so that a fit
+//! can blend search scores into its targets (`fit_cells --blend`) for games that were played
+//! without them.
+//!
+//! cargo run --release --example label_games -- [--nodes N] [--jobs N] --out FILE.rnsp \
+//!     FILE.jsonl...
+//!
+//! Every position after the opening that the search would evaluate statically (no five to
+//! make or block, no open four that wins outright) is searched with a budget of `--nodes`
+//! (default 5,000) on a fresh table per game, and written with the game's result in the
+//! self-play format of `src/selfplay.rs` (one block per game, numbered by its place among
+//! the input lines); positions whose score is a mate are left out. Deterministic: the same
+//! files and budget give the same output whatever `--jobs`.
+
+#[path = "common/games.rs"]
+#[allow(dead_code)]
+mod games;
+
+use anyhow::{bail, Context, Result};
+use games::{is_decided, parse_game, Game};
+use rensa::board::{Color, Pos};
+use rensa::engine::{Clock, Engine, ThinkLimits};
+use rensa::eval::is_mate_score;
+use rensa::selfplay::{self, Record};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
+
+const USAGE: &str = "usage: label_games [--nodes N] [--jobs N] --out FILE FILE.jsonl...";
+
+struct Options {
+    nodes: u64,
+    jobs: usize,
+    out: PathBuf,
+    files: Vec<String>,
+}
+
+fn options() -> Result<Options> {
+    let mut o = Options {
+        nodes: 5_000,
+        jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        out: PathBuf::new(),
+        files: Vec::new(),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut value = |name: &str| args.next().with_context(|| format!("{name} needs a value"));
+        match a.as_str() {
+            "--nodes" => o.nodes = value("--nodes")?.parse().context("--nodes")?,
+            "--jobs" => o.jobs = value("--jobs")?.parse().context("--jobs")?,
+            "--out" => o.out = value("--out")?.into(),
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                std::process::exit(0);
+            }
+            f if f.starts_with("--") => bail!("unknown option {f}\n{USAGE}"),
+            f => o.files.push(f.to_string()),
+        }
+    }
+    if o.out.as_os_str().is_empty() || o.files.is_empty() {
+        bail!("{USAGE}");
+    }
+    Ok(o)
+}
+
+fn limits(nodes: u64) -> ThinkLimits {
+    ThinkLimits {
+        clock: Clock {
+            turn_ms: 0,
+            match_ms: 0,
+            left_ms: None,
+            increment_ms: 0,
+        },
+        max_depth: None,
+        max_nodes: Some(nodes.max(1)),
+    }
+}
+
+/// The labelled positions of one game.
+fn label(engine: &mut Engine, game: &Game, nodes: u64) -> Result<Vec<Record>> {
+    engine.new_game(game.size, game.size, game.rule);
+    engine.clear_hash();
+    let mut out = Vec::new();
+    for (ply, &(x, y)) in game.moves.iter().enumerate() {
+        let b = engine.board();
+        if ply >= game.opening_plies && !is_decided(b, false) {
+            let side = b.side();
+            let stones: Vec<(Pos, Color)> = b.history().to_vec();
+            let black = game.black_score;
+            let score = if side == Color::Black {
+                black
+            } else {
+                1.0 - black
+            };
+            let r = engine.think_unlimited(&limits(nodes), &mut |_| {});
+            if !is_mate_score(r.score) {
+                out.push(Record {
+                    rule: game.rule,
+                    width: game.size,
+                    height: game.size,
+                    side,
+                    result: (score * 2.0 - 1.0).round() as i8,
+                    score: r.score.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+                    stones,
+                });
+            }
+        }
+        engine
+            .play(x as i64, y as i64)
+            .map_err(|e| anyhow::anyhow!("move {} ({x},{y}): {e:?}", ply + 1))?;
+    }
+    Ok(out)
+}
+
+fn main() -> Result<()> {
+    let o = options()?;
+    let mut games = Vec::new();
+    for (file_no, file) in o.files.iter().enumerate() {
+        let text = std::fs::read_to_string(file).with_context(|| format!("reading {file}"))?;
+        for (line_no, line) in text.lines().enumerate() {
+            if !line.trim().is_empty() {
+                let g = parse_game(line, file_no, line_no)
+                    .with_context(|| format!("{file}:{}", line_no + 1))?;
+                games.push(g);
+            }
+        }
+    }
+    let (mut file, contents) = selfplay::open(&o.out)?;
+    let games = Arc::new(games);
+    let done = Arc::new(contents.games);
+    let next = Arc::new(AtomicUsize::new(0));
+    let (tx, rx) = mpsc::channel::<Result<(u32, Vec<Record>)>>();
+    for _ in 0..o.jobs.max(1) {
+        let (games, done, next, tx) = (
+            Arc::clone(&games),
+            Arc::clone(&done),
+            Arc::clone(&next),
+            tx.clone(),
+        );
+        let nodes = o.nodes;
+        std::thread::spawn(move || {
+            let mut engine = Engine::new();
+            engine.set_table_bytes(16 << 20);
+            loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(g) = games.get(i) else { return };
+                if done.contains(&(i as u32)) {
+                    continue;
+                }
+                let r = label(&mut engine, g, nodes).map(|v| (i as u32, v));
+                if tx.send(r).is_err() {
+                    return;
+                }
+            }
+        });
+    }
+    drop(tx);
+    let (mut n, mut positions) = (done.len(), contents.records as usize);
+    for r in rx {
+        let (game, records) = r?;
+        selfplay::write_game(&mut file, game, &records)?;
+        n += 1;
+        positions += records.len();
+        eprint!("\r{n}/{} games, {positions} positions ", games.len());
+    }
+    eprintln!();
+    println!("{positions} positions in {}", o.out.display());
+    Ok(())
+}
