@@ -146,43 +146,16 @@ const DEFEND: [i32; THREAT_COUNT] = [
 const LINE: [i32; PATTERN_COUNT] = [0, 0, 1, 2, 2, 5, 4, 10, 10, 20, 0, 0];
 
 /// Ordering score of the side to move playing `p` (higher first). `my_threat` is the class
-/// to use for the mover (renju black's exact one). Rules with fitted ordering tables
-/// ([`crate::cells::order_tables`]) look the cell's two pattern codes up; the others add
-/// hand-set values by threat class and line pattern.
+/// to use for the mover (renju black's exact one).
 pub fn move_score(board: &Board, p: Pos, my_threat: Threat) -> i32 {
-    let me = board.side();
-    let cell = board.cell(p);
-    match board.order_tables() {
-        // the table's attack value assumes the class the code makes; renju black's exact
-        // class can be lower (a foul-looking three that is not one)
-        Some(t) if my_threat == cell.threat(me) => {
-            t.attack[cell.code[me.index()] as usize]
-                + t.defend[cell.code[me.opponent().index()] as usize]
-        }
-        _ => {
-            let (a, d) = move_score_parts(board, p, my_threat);
-            a + d
-        }
-    }
-}
-
-/// The hand-set ordering score of `p` in two parts: what the move makes for the side to
-/// move, and what it takes from the opponent (for the ordering fit to start from).
-pub fn move_score_parts(board: &Board, p: Pos, my_threat: Threat) -> (i32, i32) {
     let me = board.side();
     let opp = me.opponent();
     let cell = board.cell(p);
-    (
-        hand_order(true, my_threat, cell.pat[me.index()]),
-        hand_order(false, cell.threat(opp), cell.pat[opp.index()]),
-    )
-}
-
-/// The hand-set ordering value of a cell where a colour has class `t` and line patterns
-/// `pats`: for the mover (`attack`) or for the opponent.
-pub fn hand_order(attack: bool, t: Threat, pats: [u8; 4]) -> i32 {
-    let class = if attack { &ATTACK } else { &DEFEND };
-    class[t as usize] + pats.iter().map(|&p| LINE[p as usize]).sum::<i32>()
+    let mut s = ATTACK[my_threat as usize] + DEFEND[cell.threat(opp) as usize];
+    for d in 0..4 {
+        s += LINE[cell.pattern(me, d) as usize] + LINE[cell.pattern(opp, d) as usize];
+    }
+    s
 }
 
 /// Mate-distance helpers.

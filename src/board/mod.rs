@@ -115,8 +115,6 @@ pub struct Board {
     /// for the rule so the move update does not ask the rule again.
     value_tables: [[&'static [i16; cells::CODES]; 2]; 2],
     values: [[i32; 2]; 2],
-    /// The rule's fitted move-ordering tables, if it has them.
-    order_tables: Option<&'static cells::OrderTables>,
     hash: u64,
     side: Color,
     moves: Vec<(Pos, Color)>,
@@ -150,7 +148,6 @@ impl Board {
             counts: [[0; THREAT_COUNT]; 2],
             pcounts: [[0; PATTERN_COUNT]; 2],
             cell_tables: cells::tables(rule),
-            order_tables: cells::order_tables(rule),
             value_tables: std::array::from_fn(|c| {
                 std::array::from_fn(|role| {
                     &cells::tables(rule).cells[CellTables::table_index(rule, c, role)]
@@ -523,12 +520,6 @@ impl Board {
     #[inline]
     pub fn cell_values(&self, c: Color, to_move: bool) -> i32 {
         self.values[c.index()][usize::from(!to_move)]
-    }
-
-    /// The rule's fitted move-ordering tables (`None`: the hand-set ordering).
-    #[inline]
-    pub fn order_tables(&self) -> Option<&'static cells::OrderTables> {
-        self.order_tables
     }
 
     /// The rule's fitted tables (for the threat-bucket term of the evaluation).

@@ -33,7 +33,6 @@ pub const ZERO: CellTables = CellTables {
 static NONE: CellTables = ZERO;
 
 mod freestyle;
-mod order_freestyle;
 mod renju;
 
 /// The fitted tables of `rule`. Caro has none (no data yet): it keeps the threat-count model
@@ -47,23 +46,6 @@ pub fn tables(rule: Rule) -> &'static CellTables {
         Rule::Standard => &freestyle::TABLES,
         Rule::Renju => &renju::TABLES,
         Rule::Caro | Rule::CaroExact => &NONE,
-    }
-}
-
-/// Fitted move-ordering values of one rule, by pattern code: `attack[code]` for the cell's
-/// code of the side to move, `defend[code]` for the opponent's. In the units of the
-/// hand-set ordering of `eval::move_score` (history and killer bonuses add to them).
-pub struct OrderTables {
-    pub attack: [i32; CODES],
-    pub defend: [i32; CODES],
-}
-
-/// The fitted ordering tables of `rule`, or `None` where the hand-set ordering serves.
-pub fn order_tables(rule: Rule) -> Option<&'static OrderTables> {
-    match rule {
-        // standard plays on freestyle's tables, as its evaluation does
-        Rule::Freestyle | Rule::Standard => Some(&order_freestyle::ORDER),
-        Rule::Renju | Rule::Caro | Rule::CaroExact => None,
     }
 }
 
