@@ -5,8 +5,8 @@
 use super::tt::Bound;
 use super::{
     fail_high_margin, history_bonus, history_update, move_count_limit, pick_best, Focus, Scored,
-    Worker, FAIL_HIGH_MIN_DEPTH, IIR_MIN_DEPTH, MAX_MALUS_MOVES, MAX_PLY, NO_EVAL,
-    NULL_MOVE_MIN_DEPTH, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN,
+    Worker, FAIL_HIGH_MAX_CELLS, FAIL_HIGH_MIN_DEPTH, IIR_MIN_DEPTH, MAX_MALUS_MOVES, MAX_PLY,
+    NO_EVAL, NULL_MOVE_MIN_DEPTH, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN,
 };
 use crate::board::Pos;
 use crate::eval::{self, is_mate_score, mate_in, mated_in, Score, INFINITE, WIN_MIN};
@@ -122,10 +122,12 @@ impl Worker<'_> {
         // high anyway, and is searched a ply shallower (+23 [+2, +44] Elo at 100 ms a move).
         // Not when the side to move can make an open four: there the value comes from an
         // attack the search must see through (+23 [-1, +48] more, and mates found sooner).
+        // Not on boards above 15x15 either, where it lost 42 [3, 82] Elo.
         let depth = if cut_node
             && !pv_node
             && !threatened
             && depth >= FAIL_HIGH_MIN_DEPTH
+            && self.board.cell_count() <= FAIL_HIGH_MAX_CELLS
             && !is_mate_score(beta)
             && self.board.count(me, Threat::Flex4) == 0
             && static_eval
