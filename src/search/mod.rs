@@ -56,20 +56,6 @@ fn history_update(h: &mut i32, bonus: i32) {
 /// Razoring: at depth <= this, a node this far below alpha per ply asks the quiescence.
 const RAZOR_MAX_DEPTH: i32 = 2;
 const RAZOR_MARGIN: Score = 300;
-/// Fail-high reduction (a cut node far above beta loses a ply) applies from this depth on.
-const FAIL_HIGH_MIN_DEPTH: i32 = 3;
-/// ... and on boards of at most this many cells: measured on 15x15, it lost on 20x20
-/// (-42 [-82, -3] Elo in self-play at 100 ms a move), whose margins would need their own
-/// tuning.
-const FAIL_HIGH_MAX_CELLS: usize = 225;
-
-/// How far above beta a cut node's static value must be for the fail-high reduction: it
-/// grows with depth, and by most of an open three's worth when the opponent can make a four
-/// (a four gains a tempo the static value does not see).
-fn fail_high_margin(depth: i32, opponent_four: bool) -> Score {
-    45 * depth - 27 + if opponent_four { 260 } else { 0 }
-}
-
 /// Internal iterative reduction applies from this depth on.
 const IIR_MIN_DEPTH: i32 = 4;
 /// The null move is tried from this depth on.

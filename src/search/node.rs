@@ -4,9 +4,9 @@
 
 use super::tt::Bound;
 use super::{
-    fail_high_margin, history_bonus, history_update, move_count_limit, pick_best, Focus, Scored,
-    Worker, FAIL_HIGH_MAX_CELLS, FAIL_HIGH_MIN_DEPTH, IIR_MIN_DEPTH, MAX_MALUS_MOVES, MAX_PLY,
-    NO_EVAL, NULL_MOVE_MIN_DEPTH, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN,
+    history_bonus, history_update, move_count_limit, pick_best, Focus, Scored, Worker,
+    IIR_MIN_DEPTH, MAX_MALUS_MOVES, MAX_PLY, NO_EVAL, NULL_MOVE_MIN_DEPTH, RAZOR_MARGIN,
+    RAZOR_MAX_DEPTH, RFP_MARGIN,
 };
 use crate::board::Pos;
 use crate::eval::{self, is_mate_score, mate_in, mated_in, Score, INFINITE, WIN_MIN};
@@ -113,27 +113,6 @@ impl Worker<'_> {
         // Internal iterative reduction: a node the table knows nothing of is searched a
         // ply shallower; its ordering is poor, and the next iteration comes back with a move.
         let depth = if tt_move.is_none() && depth >= IIR_MIN_DEPTH && !threatened {
-            depth - 1
-        } else {
-            depth
-        };
-        // Fail-high reduction: a cut node whose static value already beats beta by a margin
-        // that grows with depth (more when the opponent can make a four) is expected to fail
-        // high anyway, and is searched a ply shallower (+23 [+2, +44] Elo at 100 ms a move).
-        // Not when the side to move can make an open four: there the value comes from an
-        // attack the search must see through (+23 [-1, +48] more, and mates found sooner).
-        // Not on boards above 15x15 either, where it lost 42 [3, 82] Elo.
-        let depth = if cut_node
-            && !pv_node
-            && !threatened
-            && depth >= FAIL_HIGH_MIN_DEPTH
-            && self.board.cell_count() <= FAIL_HIGH_MAX_CELLS
-            && !is_mate_score(beta)
-            && self.board.count(me, Threat::Flex4) == 0
-            && static_eval
-                - fail_high_margin(depth, self.board.count_at_least(opp, Threat::Block4) > 0)
-                >= beta
-        {
             depth - 1
         } else {
             depth
