@@ -19,7 +19,7 @@ mod games;
 use anyhow::{bail, Context, Result};
 use games::{is_decided, parse_game, Game};
 use rensa::board::{Color, Pos};
-use rensa::engine::{Clock, Engine, ThinkLimits};
+use rensa::engine::{Engine, ThinkLimits};
 use rensa::eval::is_mate_score;
 use rensa::selfplay::{self, Record};
 use std::path::PathBuf;
@@ -63,19 +63,6 @@ fn options() -> Result<Options> {
     Ok(o)
 }
 
-fn limits(nodes: u64) -> ThinkLimits {
-    ThinkLimits {
-        clock: Clock {
-            turn_ms: 0,
-            match_ms: 0,
-            left_ms: None,
-            increment_ms: 0,
-        },
-        max_depth: None,
-        max_nodes: Some(nodes.max(1)),
-    }
-}
-
 /// The labelled positions of one game.
 fn label(engine: &mut Engine, game: &Game, nodes: u64) -> Result<Vec<Record>> {
     engine.new_game(game.size, game.size, game.rule);
@@ -92,7 +79,7 @@ fn label(engine: &mut Engine, game: &Game, nodes: u64) -> Result<Vec<Record>> {
             } else {
                 1.0 - black
             };
-            let r = engine.think_unlimited(&limits(nodes), &mut |_| {});
+            let r = engine.think_unlimited(&ThinkLimits::by_nodes(nodes), &mut |_| {});
             if !is_mate_score(r.score) {
                 out.push(Record {
                     rule: game.rule,

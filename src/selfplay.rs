@@ -17,7 +17,7 @@
 //! A block cut short (the run was killed while writing) is dropped when the file is resumed.
 
 use crate::board::{Board, Color, Pos};
-use crate::engine::{Clock, Engine, ThinkLimits};
+use crate::engine::{Engine, ThinkLimits};
 use crate::eval::is_mate_score;
 use crate::pattern::Threat;
 use crate::play::SplitMix64;
@@ -304,20 +304,6 @@ struct Seen {
     counts: bool,
 }
 
-/// Limits of a search of `nodes` nodes, whatever the clock.
-fn by_nodes(nodes: u64) -> ThinkLimits {
-    ThinkLimits {
-        clock: Clock {
-            turn_ms: 0,
-            match_ms: 0,
-            left_ms: None,
-            increment_ms: 0,
-        },
-        max_depth: None,
-        max_nodes: Some(nodes.max(1)),
-    }
-}
-
 /// Game number `game`: its rule, size and opening come from the seed and the number.
 fn play_game(engine: &mut Engine, game: u32, opts: &Options, keys: &Mutex<HashSet<u64>>) -> Played {
     let mut rng = SplitMix64::new(opts.seed ^ (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
@@ -335,7 +321,7 @@ fn play_game(engine: &mut Engine, game: u32, opts: &Options, keys: &Mutex<HashSe
         // a position where a five must be blocked, or made, teaches nothing about value
         let forced = b.count(side.opponent(), Threat::Five) > 0 || b.count(side, Threat::Five) > 0;
         let stones = b.history().to_vec();
-        let r = engine.think_unlimited(&by_nodes(opts.nodes), &mut |_| {});
+        let r = engine.think_unlimited(&ThinkLimits::by_nodes(opts.nodes), &mut |_| {});
         let Some(p) = r.best else {
             break None;
         };
@@ -416,7 +402,7 @@ fn balanced_opening(
                 placed += 1;
             }
         }
-        let r = engine.think_unlimited(&by_nodes(nodes / 4), &mut |_| {});
+        let r = engine.think_unlimited(&ThinkLimits::by_nodes(nodes / 4), &mut |_| {});
         if r.score.abs() <= OPENING_BALANCE || attempt + 1 == OPENING_TRIES {
             return;
         }

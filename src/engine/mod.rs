@@ -117,6 +117,22 @@ pub struct ThinkLimits {
     pub max_nodes: Option<u64>,
 }
 
+impl ThinkLimits {
+    /// A search of `nodes` nodes (at least one), whatever the clock: for data generation.
+    pub fn by_nodes(nodes: u64) -> ThinkLimits {
+        ThinkLimits {
+            clock: Clock {
+                turn_ms: 0,
+                match_ms: 0,
+                left_ms: None,
+                increment_ms: 0,
+            },
+            max_depth: None,
+            max_nodes: Some(nodes.max(1)),
+        }
+    }
+}
+
 /// A search running on the engine's thread.
 struct Job {
     control: Arc<SearchControl>,
