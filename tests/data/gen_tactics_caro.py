@@ -40,6 +40,12 @@ Kinds written:
           without a five cell and without a VCF.  Every other tried move is proved to lose
           to a VCF; a listed move is one not proved to lose (it may still lose to a VCT).
 
+Because the vcf answers leave out wins by threes, a second step adds the moves that a long
+search of Rensa shows to win as well (scripts/tactics_also.py checks the misses of a run):
+
+    python3 tests/data/gen_tactics_caro.py --merge-also tests/data/tactics_caro_also.txt \
+        SUITE > tests/data/tactics_caro.txt
+
 Per game: the earliest winner-to-move position with a VCF, the Rensa position just before
 it, then later VCF positions of the winner, at most --per-game cases (default PER_GAME).  Positions already
 written are not written twice.
@@ -344,11 +350,44 @@ def log(*a):
     print(*a, file=sys.stderr, flush=True)
 
 
+def merge_also(also_path, suite_path):
+    """The suite with the extra winning moves of ALSO added to its vcf cases' answers (lines
+    `CASE x,y  # note`, as scripts/tactics_also.py writes them), to stdout."""
+    extra = collections.defaultdict(list)
+    for line in open(also_path):
+        body = line.split("#", 1)[0].split()
+        if len(body) == 2:
+            extra[body[0]].append(body[1])
+    out = []
+    comment = None
+    for line in open(suite_path):
+        if line.startswith("# ") and " to move: " in line:
+            comment = len(out)
+        if line.startswith("case "):
+            name = line.split()[1]
+        if line.startswith("answers ") and extra.get(name):
+            have = line.split()[1:]
+            add = [m for m in extra[name] if m not in have]
+            if add:
+                line = "answers %s\n" % " ".join(have + add)
+                out[comment] = out[comment].rstrip("\n") + (
+                    "; also winning by a long search of Rensa (%s): %s\n"
+                    % (os.path.basename(also_path), " ".join(add)))
+        out.append(line)
+    if out and out[-1].startswith("# totals"):
+        out.append("# extra answers from %s (a long search of Rensa, not the solver)\n"
+                   % os.path.basename(also_path))
+    sys.stdout.write("".join(out))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--per-game", type=int, default=PER_GAME)
+    ap.add_argument("--merge-also", metavar="ALSO", help="merge ALSO into the suite file given")
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
+    if args.merge_also:
+        return merge_also(args.merge_also, args.files[0])
     per_game = args.per_game
     zobs = {}
     seen = set()
@@ -419,7 +458,8 @@ def write(cases, paths, per_game):
       % " ".join(os.path.basename(p) for p in paths))
     w("# Verdicts from the caro VCF solver of the generator (up to %d fours, blocked fives and\n" % MAX_VCF)
     w("# the two answers to a half-blocked four included).\n")
-    w("# kind vcf: 'answers' = every first move winning by VCF (a slower VCT win is not listed).\n")
+    w("# kind vcf: 'answers' = every first move winning by VCF; a move winning by a slower VCT is\n")
+    w("#   listed only where a long search of Rensa showed it (--merge-also, noted in the case).\n")
     w("# kind defend: 'answers' = the only moves (within distance 3 of a stone) after which the\n")
     w("#   opponent has no VCF; every other such move loses to a VCF.\n")
     w("# 'ply' = stones on the board.  Coordinates x,y are 0-based (x = column, y = row).\n")

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Checks the misses of a tactics run: is the engine's move a second winning move?
+
+Usage (from the repository root):
+
+    python3 scripts/tactics_time.py --turn-ms 1000 tests/data/tactics_caro.txt > run.log
+    python3 scripts/tactics_also.py tests/data/tactics_caro.txt run.log \
+        [--engine target/release/pbrain-rensa] [--turn-ms 3000] >> ALSO.txt
+
+For every case of kind vcf or vct that the run missed, the engine's move is played and the
+engine searches the opponent's reply for --turn-ms (a fresh process, START, INFO rule,
+BOARD ... DONE). When the opponent's last reported score is a mate against itself
+(`ev -M...`), the move wins as well, and a line `CASE x,y  # note` is written: the format
+`tests/data/gen_tactics_caro.py --merge-also` reads. That is a long search of Rensa, not an
+exhaustive threat search, so the note says which build and how long. Python 3 stdlib only.
+"""
+
+import argparse
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from tactics_time import records  # noqa: E402
+
+
+def opponent_score(engine, case, move, turn_ms):
+    """The last `ev` the engine reports for the opponent after `move`, or None."""
+    black, white = case.get("black", "").split(), case.get("white", "").split()
+    (black if case["tomove"] == "black" else white).append(move)
+    opp_black = case["tomove"] == "white"
+    own, other = (black, white) if opp_black else (white, black)
+    lines = ["START %s" % case["size"], "INFO rule %s" % case["rule"],
+             "INFO timeout_turn %d" % turn_ms, "INFO timeout_match 0", "BOARD"]
+    lines += ["%s,2" % s for s in other] + ["%s,1" % s for s in own] + ["DONE"]
+    p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    p.stdin.write("\n".join(lines) + "\n")
+    p.stdin.flush()
+    out = []
+    while True:
+        line = p.stdout.readline()
+        if not line:
+            break
+        out.append(line)
+        if re.match(r"^\d+,\d+\s*$", line):
+            break
+    p.stdin.write("END\n")
+    p.stdin.flush()
+    p.wait()
+    evs = re.findall(r"\bev (\S+)", "".join(out))
+    return evs[-1] if evs else None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("suite")
+    ap.add_argument("log", help="the output of scripts/tactics_time.py on the suite")
+    ap.add_argument("--engine", default="target/release/pbrain-rensa")
+    ap.add_argument("--turn-ms", type=int, default=3000)
+    ap.add_argument("--build", default="", help="what to call the engine in the notes")
+    a = ap.parse_args()
+    cases = {c["case"]: c for c in records(a.suite)}
+    misses = re.findall(r"^(\S+)\s+MISS answer \((\d+), (\d+)\)", open(a.log).read(), re.M)
+    n = found = 0
+    for name, x, y in misses:
+        c = cases.get(name)
+        if not c or c.get("kind") not in ("vcf", "vct"):
+            continue
+        n += 1
+        move = "%s,%s" % (x, y)
+        ev = opponent_score(a.engine, c, move, a.turn_ms)
+        if ev and ev.startswith("-M"):
+            found += 1
+            print("%s %s  # %s %d ms search after the move: %s" % (name, move, a.build or "engine",
+                                                                   a.turn_ms, ev))
+    print("# %d misses of kind vcf/vct checked, %d also win" % (n, found), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
