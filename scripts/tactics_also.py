@@ -16,11 +16,12 @@ exhaustive threat search, so the note says which build and how long. Python 3 st
 """
 
 import argparse
+import os
 import re
 import subprocess
 import sys
 
-sys.path.insert(0, __file__.rsplit("/", 1)[0])
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tactics_time import records  # noqa: E402
 
 
