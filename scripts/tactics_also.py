@@ -8,8 +8,8 @@ Usage (from the repository root):
         [--engine target/release/pbrain-rensa] [--turn-ms 3000] >> ALSO.txt
 
 For every case of kind vcf or vct that the run missed, the engine's move is played and the
-engine searches the opponent's reply for --turn-ms (a fresh process, START, INFO rule,
-BOARD ... DONE). When the opponent's last reported score is a mate against itself
+engine searches the opponent's reply for --turn-ms (a fresh process, as scripts/tactics_time.py
+asks it). When the opponent's last reported score is a mate against itself
 (`ev -M...`), the move wins as well, and a line `CASE x,y  # note` is written: the format
 `tests/data/gen_tactics_caro.py --merge-also` reads. That is a long search of Rensa, not an
 exhaustive threat search, so the note says which build and how long. Python 3 stdlib only.
@@ -18,37 +18,21 @@ exhaustive threat search, so the note says which build and how long. Python 3 st
 import argparse
 import os
 import re
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tactics_time import records  # noqa: E402
+from tactics_time import ask, records  # noqa: E402
 
 
 def opponent_score(engine, case, move, turn_ms):
     """The last `ev` the engine reports for the opponent after `move`, or None."""
-    black, white = case.get("black", "").split(), case.get("white", "").split()
-    (black if case["tomove"] == "black" else white).append(move)
-    opp_black = case["tomove"] == "white"
-    own, other = (black, white) if opp_black else (white, black)
-    lines = ["START %s" % case["size"], "INFO rule %s" % case["rule"],
-             "INFO timeout_turn %d" % turn_ms, "INFO timeout_match 0", "BOARD"]
-    lines += ["%s,2" % s for s in other] + ["%s,1" % s for s in own] + ["DONE"]
-    p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    p.stdin.write("\n".join(lines) + "\n")
-    p.stdin.flush()
-    out = []
-    while True:
-        line = p.stdout.readline()
-        if not line:
-            break
-        out.append(line)
-        if re.match(r"^\d+,\d+\s*$", line):
-            break
-    p.stdin.write("END\n")
-    p.stdin.flush()
-    p.wait()
-    evs = re.findall(r"\bev (\S+)", "".join(out))
+    mover = case["tomove"]
+    after = dict(case)
+    after[mover] = (case.get(mover, "") + " " + move).strip()
+    after["tomove"] = "white" if mover == "black" else "black"
+    messages = []
+    ask(engine, after, turn_ms, messages)
+    evs = re.findall(r"\bev (\S+)", "\n".join(messages))
     return evs[-1] if evs else None
 
 

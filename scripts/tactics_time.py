@@ -41,8 +41,9 @@ def points(text):
     return [tuple(int(v) for v in p.split(",")) for p in (text or "").split()]
 
 
-def ask(engine, case, turn_ms):
-    """The engine's move for the case's position, as (x, y), or None."""
+def ask(engine, case, turn_ms, messages=None):
+    """The engine's move for the case's position, as (x, y), or None. The MESSAGE lines
+    before it go to `messages` when a list is given."""
     size = int(case.get("size", 15))
     me = case["tomove"]
     lines = [f"START {size}", f"INFO rule {case['rule']}", f"INFO timeout_turn {turn_ms}",
@@ -60,6 +61,8 @@ def ask(engine, case, turn_ms):
     for line in proc.stdout:
         line = line.strip()
         if line in ("OK",) or line.startswith(("MESSAGE", "DEBUG")):
+            if messages is not None and line.startswith("MESSAGE"):
+                messages.append(line)
             continue
         if line.startswith(("ERROR", "UNKNOWN")):
             break

@@ -54,11 +54,21 @@ written are not written twice.
 import argparse
 import collections
 import gzip
+import importlib.util
 import os
 import random
 import struct
 import sys
 import time
+
+# The padded board, its five-cell and four-candidate scans and the stone lines come from
+# gen_tactics.py beside this file; only what caro changes is below.
+_spec = importlib.util.spec_from_file_location(
+    "gen_tactics", os.path.join(os.path.dirname(os.path.abspath(__file__)), "gen_tactics.py"))
+gt = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(gt)
+CapExceeded = gt.CapExceeded
+EMPTY, BLACK, WHITE = gt.EMPTY, gt.BLACK, gt.WHITE
 
 SEED = 0x4341524F  # "CARO"
 MAX_VCF = 10
@@ -66,52 +76,14 @@ NODE_CAP = 60000
 MAX_ANSWERS = 6
 MAX_DEFENCES = 3
 PER_GAME = 4
-EMPTY, BLACK, WHITE, WALL = 0, 1, 2, 3
-PAD = 6
+RULE_CARO = 8
 
 
-class CapExceeded(Exception):
-    pass
-
-
-class Board:
-    """A caro position on a padded flat board."""
+class Board(gt.Pos):
+    """A caro position: gt.Pos with caro's winning runs."""
 
     def __init__(self, n, zob):
-        self.n = n
-        self.w = w = n + 2 * PAD
-        self.b = [WALL] * (w * w)
-        for y in range(n):
-            for x in range(n):
-                self.b[self.idx(x, y)] = EMPTY
-        self.dirs = (1, w, w + 1, w - 1)
-        self.zob = zob
-        self.h = 0
-        self.stones = {BLACK: set(), WHITE: set()}
-
-    def idx(self, x, y):
-        return (y + PAD) * self.w + x + PAD
-
-    def xy(self, i):
-        return i % self.w - PAD, i // self.w - PAD
-
-    def place(self, i, c):
-        self.b[i] = c
-        self.h ^= self.zob[c][i]
-        self.stones[c].add(i)
-
-    def remove(self, i):
-        c = self.b[i]
-        self.b[i] = EMPTY
-        self.h ^= self.zob[c][i]
-        self.stones[c].discard(i)
-
-    def copy(self):
-        q = Board(self.n, self.zob)
-        for c in (BLACK, WHITE):
-            for i in self.stones[c]:
-                q.place(i, c)
-        return q
+        super().__init__(n, RULE_CARO, None, zob)
 
     def line_five(self, q, c, d):
         """Whether c playing the empty cell q makes a winning run along d (caro)."""
@@ -133,65 +105,9 @@ class Board:
     def is_five(self, q, c):
         return any(self.line_five(q, c, d) for d in self.dirs)
 
-    def fives_through(self, p, c):
-        """Empty cells within 5 of p on its lines where c makes a winning run (p holds c's
-        stone, or is empty)."""
-        b = self.b
-        out = set()
-        for d in self.dirs:
-            for s in (d, -d):
-                q = p
-                for _ in range(5):
-                    q += s
-                    v = b[q]
-                    if v == EMPTY:
-                        if self.line_five(q, c, d):
-                            out.add(q)
-                    elif v != c:
-                        break
-        return out
-
-    def all_fives(self, c):
-        out = set()
-        for p in self.stones[c]:
-            out |= self.fives_through(p, c)
-        return out
-
     def four_cands(self, c):
-        """Empty cells in a 5-window holding three of c's stones and two empties: every
-        move that can give c a five cell is among them."""
-        b = self.b
-        out = set()
-        for p in self.stones[c]:
-            for d in self.dirs:
-                for k in range(5):
-                    s = p - k * d
-                    cnt = 0
-                    emp = []
-                    for t in range(5):
-                        v = b[s + t * d]
-                        if v == c:
-                            cnt += 1
-                        elif v == EMPTY:
-                            emp.append(s + t * d)
-                        else:
-                            cnt = -9
-                            break
-                    if cnt == 3:
-                        out.update(emp)
-        return out
-
-    def near_empties(self, dist):
-        n = self.n
-        out = set()
-        for i in self.stones[BLACK] | self.stones[WHITE]:
-            x, y = self.xy(i)
-            for yy in range(max(0, y - dist), min(n, y + dist + 1)):
-                for xx in range(max(0, x - dist), min(n, x + dist + 1)):
-                    j = self.idx(xx, yy)
-                    if self.b[j] == EMPTY:
-                        out.add(j)
-        return sorted(out)
+        """Every move that can give c a five cell (gt.Pos.four_cands without directions)."""
+        return {q for q, _ in super().four_cands(c)}
 
     def still_fives(self, cells, c):
         return {r for r in cells if self.b[r] == EMPTY and self.is_five(r, c)}
@@ -396,7 +312,7 @@ def main():
     for path in args.files:
         for game, size, recs in games(path):
             if size not in zobs:
-                w = size + 2 * PAD
+                w = size + 2 * gt.PAD
                 zr = random.Random(SEED + size)
                 zobs[size] = {c: [zr.getrandbits(64) for _ in range(w * w)] for c in (BLACK, WHITE)}
             decided = [r for r in recs if r[2] != 0]
@@ -443,10 +359,6 @@ def board_of(size, zob, stones):
     return pos
 
 
-def stone_line(pos, c):
-    return " ".join("%d,%d" % pos.xy(i) for i in sorted(pos.stones[c], key=lambda i: pos.xy(i)[::-1]))
-
-
 def write(cases, paths, per_game):
     w = sys.stdout.write
     w("# Caro tactics positions from Rensa's own self-play games (no anchor engine plays caro):\n")
@@ -471,8 +383,8 @@ def write(cases, paths, per_game):
         w("case loss-caro-%03d\n" % n)
         w("rule 8\n")
         w("size %d\n" % size)
-        w("black %s\n" % stone_line(pos, BLACK))
-        w("white %s\n" % stone_line(pos, WHITE))
+        w("black %s\n" % gt.stone_line(pos, BLACK))
+        w("white %s\n" % gt.stone_line(pos, WHITE))
         w("tomove %s\n" % colour)
         w("kind %s\n" % kind)
         w("answers %s\n" % " ".join("%d,%d" % pos.xy(q) for q in answers))
