@@ -5,7 +5,7 @@
 //!     [--seed N] [--min-count N] [--out FILE] FILE.jsonl...
 //! ```
 //!
-//! The evaluation is the threat-count model of `eval.rs` plus two learned corrections:
+//! The evaluation is the threat-count model of `eval/mod.rs` plus two learned corrections:
 //! - for every empty cell and each colour, a value looked up by the cell's *pattern code*
 //!   (the unordered combination of its four line patterns for that colour), one table for
 //!   the side to move and one for the side waiting (for renju, black and white apart);

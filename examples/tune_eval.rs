@@ -1,4 +1,4 @@
-//! Fits the static evaluation weights of `src/eval.rs` to game results (Texel tuning).
+//! Fits the static evaluation weights of `src/eval/mod.rs` to game results (Texel tuning).
 //!
 //! ```text
 //! cargo run --release --example tune_eval -- [--l2 X] [--iters N] [--lr X] [--seed N] \
@@ -17,9 +17,9 @@
 //! pair, since the two games of a pair share their opening and are often move for move the
 //! same.
 //!
-//! Two models are fitted: the one `eval.rs` has (one pattern table for both sides) and one
+//! Two models are fitted: the one `eval/mod.rs` has (one pattern table for both sides) and one
 //! with separate pattern tables for the side to move and the side waiting. The output ends
-//! with the fitted tables in the syntax of `eval.rs`. See `scripts/tune/README.md`.
+//! with the fitted tables in the syntax of `eval/mod.rs`. See `scripts/tune/README.md`.
 
 use anyhow::{bail, Context, Result};
 use rensa::board::{Board, Color, Pos};
@@ -31,12 +31,12 @@ use std::fs;
 mod games;
 use games::{is_decided, parse_game, splitmix64, Game};
 
-// The weights being tuned, straight from eval.rs; `replay` checks the linear model built
+// The weights being tuned, straight from eval/mod.rs; `replay` checks the linear model built
 // from them against `count_value` on every sample, so a model that drifts from the engine's
 // evaluation stops the run instead of being tuned.
 use rensa::eval::{PATTERN_WEIGHT, TEMPO, THREAT_WEIGHT_TO_MOVE, THREAT_WEIGHT_WAITING};
 
-/// The per-entry comment of a pattern in eval.rs: the variant's name, with a note on two.
+/// The per-entry comment of a pattern in eval/mod.rs: the variant's name, with a note on two.
 fn pattern_note(i: usize) -> String {
     let p = Pattern::from_u8(i as u8);
     match p {
@@ -192,7 +192,7 @@ fn replay(
             if current_eval(&s) != s.eval {
                 bail!(
                     "at ply {ply} count_value() gives {} but the copied weights give {}: \
-                     update the copies at the top of examples/tune_eval.rs from src/eval.rs",
+                     update the copies at the top of examples/tune_eval.rs from src/eval/mod.rs",
                     s.eval,
                     current_eval(&s)
                 );
@@ -228,7 +228,7 @@ impl Table {
         }
     }
 
-    /// The doc comment of the table in eval.rs (new wording for the split pattern tables).
+    /// The doc comment of the table in eval/mod.rs (new wording for the split pattern tables).
     fn doc(self) -> &'static str {
         match self {
             Table::Pattern => concat!(
@@ -267,7 +267,7 @@ impl Table {
     }
 
     /// How much the evaluation of `s` grows per unit of entry `i`: the waiting side's counts
-    /// enter with a minus sign, so all weights stay positive as in eval.rs.
+    /// enter with a minus sign, so all weights stay positive as in eval/mod.rs.
     fn feature(self, i: usize, s: &Sample) -> f64 {
         match self {
             Table::Pattern => s.patterns[0][i] - s.patterns[1][i],
@@ -460,7 +460,7 @@ fn fit(train: &Data, valid: &Data, w0: &[f64], k: f64, o: &Options) -> Vec<f64> 
     w
 }
 
-/// Rounds the weights for eval.rs, then moves one weight at a time by ±1 while the objective
+/// Rounds the weights for eval/mod.rs, then moves one weight at a time by ±1 while the objective
 /// of `fit` falls: rounding each weight on its own can cost more than the fit gains, since
 /// some weights multiply counts in the hundreds (Block1 pairs) or ones that nearly cancel
 /// against another table's.
@@ -511,7 +511,7 @@ fn data_losses(d: &Data, w: &[f64], k: f64) -> (f64, f64) {
     losses(&evals, k)
 }
 
-/// One table in the syntax of eval.rs, entries aligned as rustfmt leaves them.
+/// One table in the syntax of eval/mod.rs, entries aligned as rustfmt leaves them.
 fn print_table(table: Table, len: &str, values: &[i32], note: fn(usize) -> String) {
     println!("/// {}", table.doc());
     println!("const {}: [Score; {len}] = [", table.name());
@@ -628,7 +628,7 @@ fn main() -> Result<()> {
     );
 
     let shared = Model::new(
-        "shared pattern weights (as in eval.rs)",
+        "shared pattern weights (as in eval/mod.rs)",
         vec![
             Table::Pattern,
             Table::ThreatToMove,

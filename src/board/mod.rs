@@ -5,13 +5,13 @@
 //! with a 5-cell wall border, so a move touches cells at offsets ±5 along a line without any
 //! bounds checks, and a [`Pos`] is one index into that array whatever the board size.
 
-use crate::cells::{self, CellTables};
-use crate::pattern::{
-    slot, Pattern, PatternTables, Threat, NEEDS_FOUL_CHECK, PATTERN_COUNT, THREAT_COUNT,
-};
+use crate::pattern::{slot, Pattern, PatternTables, Threat, NEEDS_FOUL_CHECK, THREAT_COUNT};
 use crate::rules::{self, Foul, Rule};
 use std::fmt;
 use std::sync::OnceLock;
+
+mod accumulator;
+pub use accumulator::{Accumulator, Classical, ClassicalSums};
 
 pub use crate::geometry::{Color, Grid, Pos, DIR_OFFSETS, GRID_CELLS, MAX_SIZE, MIN_SIZE, STRIDE};
 use crate::geometry::{EMPTY, WALL};
@@ -42,11 +42,11 @@ impl CellInfo {
 
 /// Saved per-move state, restored on undo.
 #[derive(Clone)]
-struct State {
+struct State<S> {
     log_len: usize,
     counts: [[u16; THREAT_COUNT]; 2],
-    pcounts: [[u16; PATTERN_COUNT]; 2],
-    values: [[i32; 2]; 2],
+    /// The accumulator's sums.
+    acc: S,
     bbox: [u8; 4],
     hash: u64,
     /// The side to move that `hash` encodes (a set-up position may have changed it since).
@@ -96,9 +96,10 @@ const NEAR_REACH: [(isize, isize); 24] = {
     out
 };
 
-/// The game board with incremental threat data.
+/// The game board with incremental threat data, and the sums of the evaluation's
+/// accumulator `A` (the classical evaluation's by default).
 #[derive(Clone)]
-pub struct Board {
+pub struct Board<A: Accumulator = Classical> {
     rule: Rule,
     tables: &'static PatternTables,
     grid: Grid,
@@ -106,19 +107,11 @@ pub struct Board {
     info: Vec<CellInfo>,
     near: Vec<u8>,
     counts: [[u16; THREAT_COUNT]; 2],
-    /// `pcounts[color][pattern]`: (empty cell, line) pairs with that pattern.
-    pcounts: [[u16; PATTERN_COUNT]; 2],
-    /// The fitted per-cell values of the rule, and `values[color][role]`: their sum over the
-    /// empty cells for that colour as the side to move (role 0) or waiting (role 1).
-    cell_tables: &'static CellTables,
-    /// `value_tables[color][role]`: the table of `cell_tables` each sum adds from, chosen once
-    /// for the rule so the move update does not ask the rule again.
-    value_tables: [[&'static [i16; cells::CODES]; 2]; 2],
-    values: [[i32; 2]; 2],
+    acc: A,
     hash: u64,
     side: Color,
     moves: Vec<(Pos, Color)>,
-    states: Vec<State>,
+    states: Vec<State<A::Saved>>,
     log: Vec<(u16, CellInfo)>,
     /// Stones' bounding box: x0, y0, x1, y1 (x0 > x1 when there are no stones).
     bbox: [u8; 4],
@@ -127,15 +120,36 @@ pub struct Board {
     walls: Vec<Pos>,
 }
 
-impl fmt::Debug for Board {
+impl<A: Accumulator> fmt::Debug for Board<A> {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         write!(f, "{}", self.diagram())
     }
 }
 
 impl Board {
-    /// An empty `width`×`height` board, black to move.
+    /// An empty `width`×`height` board, black to move, with the classical evaluation's sums.
     pub fn new(width: usize, height: usize, rule: Rule) -> Board {
+        Board::with_accumulator(width, height, rule, Classical::new(rule))
+    }
+
+    /// How many (empty cell, line) pairs give colour `c` the line pattern `p`.
+    #[inline]
+    pub fn pattern_count(&self, c: Color, p: Pattern) -> u16 {
+        self.acc.pattern_count(c, p)
+    }
+
+    /// Builds a board from a diagram (`x` black, `o` white, `.` or `-` empty, one row per
+    /// line, cells separated by spaces or not). The side to move follows the stone counts:
+    /// black when equal, else white. Stones go down black/white alternately where possible,
+    /// so the history is a plausible game.
+    pub fn from_diagram(text: &str, rule: Rule) -> Board {
+        Board::from_diagram_with(text, rule, Classical::new(rule))
+    }
+}
+
+impl<A: Accumulator> Board<A> {
+    /// An empty `width`×`height` board, black to move, keeping the sums of `acc`.
+    pub fn with_accumulator(width: usize, height: usize, rule: Rule, acc: A) -> Board<A> {
         assert!((MIN_SIZE..=MAX_SIZE).contains(&width) && (MIN_SIZE..=MAX_SIZE).contains(&height));
         let grid = Grid::new(width, height);
         let mut b = Board {
@@ -146,14 +160,7 @@ impl Board {
             info: vec![CellInfo::default(); GRID_CELLS],
             near: vec![0; GRID_CELLS],
             counts: [[0; THREAT_COUNT]; 2],
-            pcounts: [[0; PATTERN_COUNT]; 2],
-            cell_tables: cells::tables(rule),
-            value_tables: std::array::from_fn(|c| {
-                std::array::from_fn(|role| {
-                    &cells::tables(rule).cells[CellTables::table_index(rule, c, role)]
-                })
-            }),
-            values: [[0; 2]; 2],
+            acc,
             hash: 0,
             side: Color::Black,
             moves: Vec::with_capacity(width * height),
@@ -378,7 +385,7 @@ impl Board {
         // The cell leaves the pool of empty cells.
         let old = self.info[p.index()];
         self.log.push((p.0, old));
-        self.remove_counts(&old);
+        self.remove_counts(p.index(), &old);
         self.grid.cells[p.index()] = c.cell();
         for &(dx, dy) in &NEAR_REACH {
             let q = p.index() as isize + dy * STRIDE as isize + dx;
@@ -407,7 +414,7 @@ impl Board {
     pub fn put_wall(&mut self, p: Pos) {
         debug_assert!(self.is_empty(p));
         let old = self.info[p.index()];
-        self.remove_counts(&old);
+        self.remove_counts(p.index(), &old);
         self.grid.cells[p.index()] = WALL;
         self.walls.push(p);
         for (d, &off) in DIR_OFFSETS.iter().enumerate() {
@@ -426,8 +433,7 @@ impl Board {
         self.states.push(State {
             log_len: self.log.len(),
             counts: self.counts,
-            pcounts: self.pcounts,
-            values: self.values,
+            acc: self.acc.save(),
             bbox: self.bbox,
             hash: self.hash,
             side: self.side,
@@ -474,8 +480,7 @@ impl Board {
             self.info[q as usize] = info;
         }
         self.counts = st.counts;
-        self.pcounts = st.pcounts;
-        self.values = st.values;
+        self.acc.restore(st.acc);
         self.bbox = st.bbox;
         // the mover of the undone stone is to move again; the saved hash may encode the other
         // side when the position was set up stone by stone (BOARD lines in any order)
@@ -487,50 +492,26 @@ impl Board {
         Some((p, c))
     }
 
-    fn remove_counts(&mut self, info: &CellInfo) {
+    /// Empty cell `q` with data `info` leaves the pool of empty cells.
+    fn remove_counts(&mut self, q: usize, info: &CellInfo) {
         for s in 0..2 {
             self.counts[s][info.threat[s] as usize] -= 1;
-            for d in 0..4 {
-                self.pcounts[s][info.pat[s][d] as usize] -= 1;
-            }
-            self.add_values(s, info.code[s], -1);
         }
+        self.acc.cell_removed(q, info);
     }
 
-    fn add_counts(&mut self, info: &CellInfo) {
+    /// Empty cell `q` with data `info` joins the pool of empty cells.
+    fn add_counts(&mut self, q: usize, info: &CellInfo) {
         for s in 0..2 {
             self.counts[s][info.threat[s] as usize] += 1;
-            for d in 0..4 {
-                self.pcounts[s][info.pat[s][d] as usize] += 1;
-            }
-            self.add_values(s, info.code[s], 1);
         }
+        self.acc.cell_added(q, info);
     }
 
-    /// Adds (`sign` 1) or removes (-1) the cell values of pattern code `code` of colour `s`.
+    /// The evaluation's accumulator, with its sums for this position.
     #[inline]
-    fn add_values(&mut self, s: usize, code: u16, sign: i32) {
-        for role in 0..2 {
-            self.values[s][role] += sign * self.value_tables[s][role][code as usize] as i32;
-        }
-    }
-
-    /// The sum of the fitted cell values over the empty cells for colour `c`, as the side to
-    /// move (`to_move`) or as the side waiting.
-    #[inline]
-    pub fn cell_values(&self, c: Color, to_move: bool) -> i32 {
-        self.values[c.index()][usize::from(!to_move)]
-    }
-
-    /// The rule's fitted tables (for the threat-bucket term of the evaluation).
-    pub fn cell_tables(&self) -> &'static CellTables {
-        self.cell_tables
-    }
-
-    /// How many (empty cell, line) pairs give colour `c` the line pattern `p`.
-    #[inline]
-    pub fn pattern_count(&self, c: Color, p: Pattern) -> u16 {
-        self.pcounts[c.index()][p as usize]
+    pub fn accumulator(&self) -> &A {
+        &self.acc
     }
 
     /// Re-reads line `d` of the empty cell `q` from its key and re-derives its classes,
@@ -552,25 +533,27 @@ impl Board {
         self.log.push((q as u16, old));
         for s in 0..2 {
             if new[s] != was[s] {
-                self.pcounts[s][was[s] as usize] -= 1;
-                self.pcounts[s][new[s] as usize] += 1;
                 words[s] = words[s] & !(0xFF << shift) | (new[s] as u32) << shift;
             }
         }
-        let (threat, raw_black, code) = self.classify(words.map(u32::to_le_bytes));
-        for s in 0..2 {
+        let pat = words.map(u32::to_le_bytes);
+        let (threat, raw_black, code) = self.classify(pat);
+        for (s, counts) in self.counts.iter_mut().enumerate() {
             if threat[s] != old.threat[s] {
-                self.counts[s][old.threat[s] as usize] -= 1;
-                self.counts[s][threat[s] as usize] += 1;
-            }
-            if code[s] != old.code[s] {
-                self.add_values(s, old.code[s], -1);
-                self.add_values(s, code[s], 1);
+                counts[old.threat[s] as usize] -= 1;
+                counts[threat[s] as usize] += 1;
             }
         }
+        let info = CellInfo {
+            pat,
+            threat,
+            raw_black,
+            code,
+        };
+        self.acc.cell_changed(q, d, &old, &info);
         // field by field into place, for the same reason
         let cell = &mut self.info[q];
-        cell.pat = words.map(u32::to_le_bytes);
+        cell.pat = pat;
         cell.threat = threat;
         cell.raw_black = raw_black;
         cell.code = code;
@@ -612,8 +595,7 @@ impl Board {
     /// Rebuilds keys, patterns, classes and counts from the stones alone.
     fn recompute_all(&mut self) {
         self.counts = [[0; THREAT_COUNT]; 2];
-        self.pcounts = [[0; PATTERN_COUNT]; 2];
-        self.values = [[0; 2]; 2];
+        self.acc.clear();
         for q in 0..GRID_CELLS {
             for (d, &off) in DIR_OFFSETS.iter().enumerate() {
                 let mut key = 0u32;
@@ -637,14 +619,15 @@ impl Board {
             }
             (info.threat, info.raw_black, info.code) = self.classify(info.pat);
             self.info[q] = info;
-            self.add_counts(&info);
+            self.add_counts(q, &info);
         }
     }
 
     /// Recomputes all derived data from the stones and compares it with the incremental
     /// data. Returns a description of the first difference.
     pub fn check_consistency(&self) -> Result<(), String> {
-        let mut fresh = Board::new(self.width(), self.height(), self.rule);
+        let mut fresh =
+            Board::with_accumulator(self.width(), self.height(), self.rule, self.acc.clone());
         for &p in &self.walls {
             fresh.grid.cells[p.index()] = WALL;
         }
@@ -669,13 +652,11 @@ impl Board {
                 ));
             }
         }
-        if self.pcounts != fresh.pcounts {
-            return Err("pattern counts differ".into());
-        }
-        if self.values != fresh.values {
+        if self.acc.save() != fresh.acc.save() {
             return Err(format!(
-                "cell values differ: {:?} vs {:?}",
-                self.values, fresh.values
+                "accumulator sums differ: {:?} vs {:?}",
+                self.acc.save(),
+                fresh.acc.save()
             ));
         }
         if self.counts != fresh.counts {
@@ -730,11 +711,8 @@ impl Board {
         s
     }
 
-    /// Builds a board from a diagram (`x` black, `o` white, `.` or `-` empty, one row per
-    /// line, cells separated by spaces or not). The side to move follows the stone counts:
-    /// black when equal, else white. Stones go down black/white alternately where possible,
-    /// so the history is a plausible game.
-    pub fn from_diagram(text: &str, rule: Rule) -> Board {
+    /// [`Board::from_diagram`] keeping the sums of `acc`.
+    pub fn from_diagram_with(text: &str, rule: Rule, acc: A) -> Board<A> {
         let rows: Vec<Vec<char>> = text
             .lines()
             .map(|l| l.chars().filter(|c| !c.is_whitespace()).collect::<Vec<_>>())
@@ -742,7 +720,7 @@ impl Board {
             .collect();
         let h = rows.len();
         let w = rows[0].len();
-        let mut b = Board::new(w, h, rule);
+        let mut b = Board::with_accumulator(w, h, rule, acc);
         let mut blacks = Vec::new();
         let mut whites = Vec::new();
         for (y, row) in rows.iter().enumerate() {

@@ -12,8 +12,8 @@ pub mod tt;
 mod vcf;
 mod vct;
 
-use crate::board::{Board, Color, Pos, DIR_OFFSETS};
-use crate::eval::{self, is_mate_score, mate_in, mated_in, Score};
+use crate::board::{Board, Classical, Color, Pos, DIR_OFFSETS};
+use crate::eval::{self, is_mate_score, mate_in, mated_in, Evaluator, Score};
 use crate::pattern::{Pattern, Threat};
 use crate::rules::Rule;
 pub use searcher::{Searcher, MAX_THREADS, THREAD_BYTES};
@@ -198,8 +198,8 @@ fn reduction_table(rule: Rule) -> Box<[[i32; 64]; 64]> {
     t
 }
 
-struct Worker<'a> {
-    board: Board,
+struct Worker<'a, E: Evaluator = Classical> {
+    board: Board<E>,
     tt: &'a TranspositionTable,
     history: &'a mut [[i32; 2]],
     vcf_cache: &'a mut [u64],
@@ -273,15 +273,15 @@ struct Scored {
     score: i32,
 }
 
-impl<'a> Worker<'a> {
+impl<'a, E: Evaluator> Worker<'a, E> {
     /// A worker for one search thread from `board`.
     fn new(
-        board: &Board,
+        board: &Board<E>,
         limits: &Limits,
         tables: &'a mut ThreadTables,
         shared: Shared<'a>,
         thread: usize,
-    ) -> Worker<'a> {
+    ) -> Worker<'a, E> {
         Worker {
             board: board.clone(),
             tt: shared.tt,
@@ -312,7 +312,7 @@ impl<'a> Worker<'a> {
     }
 }
 
-impl Worker<'_> {
+impl<E: Evaluator> Worker<'_, E> {
     fn elapsed_ms(&self) -> u64 {
         self.start.elapsed().as_millis() as u64
     }

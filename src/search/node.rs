@@ -9,7 +9,7 @@ use super::{
     RAZOR_MAX_DEPTH, RFP_MARGIN,
 };
 use crate::board::Pos;
-use crate::eval::{self, is_mate_score, mate_in, mated_in, Score, INFINITE, WIN_MIN};
+use crate::eval::{self, is_mate_score, mate_in, mated_in, Evaluator, Score, INFINITE, WIN_MIN};
 use crate::pattern::Threat;
 
 /// What a node knows once its static checks are done: the input to pruning and the loop.
@@ -32,7 +32,7 @@ struct Node {
     tt_move: Pos,
 }
 
-impl Worker<'_> {
+impl<E: Evaluator> Worker<'_, E> {
     /// The node search. Returns a score from the side to move's view.
     pub(super) fn search(
         &mut self,

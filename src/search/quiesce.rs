@@ -6,7 +6,7 @@
 //! a quiet leaf still show in the score.
 
 use super::Worker;
-use crate::eval::{self, Score};
+use crate::eval::{self, Evaluator, Score};
 use crate::pattern::Threat;
 
 /// Levels below the horizon at which any four may be played.
@@ -14,7 +14,7 @@ const PLAIN_FOUR_LEVELS: i32 = 2;
 /// Levels below the horizon searched at most.
 const MAX_LEVELS: i32 = 8;
 
-impl Worker<'_> {
+impl<E: Evaluator> Worker<'_, E> {
     /// A node at `depth` <= 0 with nothing forced: stand pat, or a four.
     pub(super) fn quiesce(
         &mut self,

@@ -3,10 +3,10 @@
 
 use super::{time, Focus, Iteration, SearchResult, Worker, MAX_DEPTH};
 use crate::board::Pos;
-use crate::eval::{self, is_mate_score, mate_in, mated_in, Score, INFINITE};
+use crate::eval::{self, is_mate_score, mate_in, mated_in, Evaluator, Score, INFINITE};
 use crate::pattern::Threat;
 
-impl Worker<'_> {
+impl<E: Evaluator> Worker<'_, E> {
     /// A root search in a narrow window around the last score, widened on failure.
     fn aspiration(&mut self, depth: i32, prev: Score, swing: Score) -> Score {
         if depth < 5 || is_mate_score(prev) {
@@ -74,7 +74,7 @@ impl Worker<'_> {
         };
         result.best = Some(first);
         result.pv = vec![first];
-        let finish = |w: &Worker, mut r: SearchResult| {
+        let finish = |w: &Worker<E>, mut r: SearchResult| {
             r.nodes = w.total_nodes();
             r.elapsed_ms = w.elapsed_ms();
             r.seldepth = r.seldepth.max(w.seldepth);
@@ -250,7 +250,7 @@ impl Worker<'_> {
     }
 }
 
-impl Worker<'_> {
+impl<E: Evaluator> Worker<'_, E> {
     /// Iterative deepening of a multi-PV search: at each depth the best line, then the best
     /// with it excluded, and so on; the lines of the last finished depth, sorted by score,
     /// are the answer.
@@ -321,7 +321,7 @@ fn skip_depth(thread: usize, depth: i32) -> bool {
     ((depth + PHASE[i]) / SIZE[i]) % 2 != 0
 }
 
-impl Worker<'_> {
+impl<E: Evaluator> Worker<'_, E> {
     /// A helper thread's iterative deepening: it only fills the shared table, until the
     /// main thread stops it.
     pub(super) fn iterate_helper(&mut self) {

@@ -4,6 +4,7 @@
 use super::tt::TranspositionTable;
 use super::{Iteration, Limits, SearchControl, SearchResult, Worker};
 use crate::board::{Board, Pos, GRID_CELLS};
+use crate::eval::Evaluator;
 use std::time::Instant;
 
 /// A new table's memory is mapped at no more than this share of a move's hard limit, in
@@ -173,24 +174,24 @@ impl Searcher {
     }
 
     /// Runs `f` on a one-thread worker from `board`.
-    pub(super) fn with_worker<T>(
+    pub(super) fn with_worker<T, E: Evaluator>(
         &mut self,
-        board: &Board,
+        board: &Board<E>,
         limits: &Limits,
         control: &SearchControl,
-        f: impl FnOnce(&mut Worker) -> T,
+        f: impl FnOnce(&mut Worker<E>) -> T,
     ) -> T {
         let mut w = self.worker(board, limits, control);
         f(&mut w)
     }
 
     /// A one-thread worker over this searcher's tables for `board`.
-    pub(super) fn worker<'a>(
+    pub(super) fn worker<'a, E: Evaluator>(
         &'a mut self,
-        board: &Board,
+        board: &Board<E>,
         limits: &Limits,
         control: &'a SearchControl,
-    ) -> Worker<'a> {
+    ) -> Worker<'a, E> {
         let shared = Shared {
             tt: &self.tt,
             control,
@@ -204,9 +205,9 @@ impl Searcher {
     /// Searches `board` for the side to move, on every thread, until a limit or `control`
     /// stops it. The main thread decides the move and reports; the helpers (Lazy SMP) only
     /// fill the shared table from the same root, at staggered depths.
-    pub fn think(
+    pub fn think<E: Evaluator>(
         &mut self,
-        board: &Board,
+        board: &Board<E>,
         limits: &Limits,
         control: &SearchControl,
         on_iteration: &mut dyn FnMut(&Iteration),
@@ -217,9 +218,9 @@ impl Searcher {
     /// [`Searcher::think`], telling `on_result` the answer as soon as the main thread has
     /// it: before the helper threads are joined, which on a busy machine can wait for a
     /// helper to be scheduled again.
-    pub fn think_and_tell(
+    pub fn think_and_tell<E: Evaluator>(
         &mut self,
-        board: &Board,
+        board: &Board<E>,
         limits: &Limits,
         control: &SearchControl,
         on_iteration: &mut dyn FnMut(&Iteration),
@@ -257,7 +258,7 @@ impl Searcher {
         std::thread::scope(|scope| {
             let mut idle = Some(helpers);
             // called once the root has chosen its moves, before iterative deepening
-            let mut start_helpers = |w: &Worker| {
+            let mut start_helpers = |w: &Worker<E>| {
                 for (i, tables) in idle.take().into_iter().flatten().enumerate() {
                     let (board, root_moves) = (w.board.clone(), w.root_moves.clone());
                     let sh = shared(&inner, None);

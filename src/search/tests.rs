@@ -217,3 +217,50 @@ fn history_stays_bounded_under_any_updates() {
     }
     assert!(h < 0);
 }
+
+/// The search takes any evaluator the board carries: with a network of zero weights (every
+/// quiet position worth nothing) it still finds the same forced win, and its scores of quiet
+/// positions are the network's, not the classical evaluation's.
+#[test]
+fn searches_a_board_with_another_evaluator() {
+    use crate::eval::net::{NetWeights, Network};
+    use std::sync::Arc;
+    let diagram = "
+        . . . . . . . . . o
+        . . . . . . . . . .
+        . . . . . . . . . .
+        . . . . . . . . . .
+        . . . . . . . . . .
+        o x x x . . . . . .
+        . . . . x . . . . .
+        . . . . x . . . . .
+        . . . . . . . . . .
+        o . . . . . . o . o";
+    let zero = Arc::new(NetWeights::zero(Rule::Freestyle));
+    let b = Board::from_diagram_with(diagram, Rule::Freestyle, Network::new(zero.clone()));
+    let mut s = Searcher::new(1 << 20);
+    let limits = Limits {
+        depth: Some(3),
+        ..Limits::default()
+    };
+    let r = s.think(&b, &limits, &SearchControl::default(), &mut |_| {});
+    assert_eq!(r.best, Some(Pos::new(4, 5)), "{r:?}");
+    assert_eq!(r.score, mate_in(5), "{r:?}");
+
+    // two quiet stones: nothing but the evaluator decides the score
+    let quiet = "
+        . . . . . . .
+        . . . . . . .
+        . . . x . . .
+        . . . o . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .";
+    let b = Board::from_diagram_with(quiet, Rule::Freestyle, Network::new(zero));
+    let r = s.think(&b, &limits, &SearchControl::default(), &mut |_| {});
+    assert_eq!(r.score, 0, "{r:?}");
+    assert_ne!(
+        best(&Board::from_diagram(quiet, Rule::Freestyle), 3).score,
+        0
+    );
+}

@@ -4,6 +4,7 @@
 
 use super::Worker;
 use crate::board::{Pos, DIR_OFFSETS};
+use crate::eval::Evaluator;
 use crate::pattern::Threat;
 
 /// Attacker moves the root probe may use.
@@ -20,7 +21,7 @@ pub(super) enum ProbeShare {
     Eighth = 8,
 }
 
-impl Worker<'_> {
+impl<E: Evaluator> Worker<'_, E> {
     /// Cells where the side to move makes a four (or better), strongest first, then by index.
     fn four_moves(&self) -> Vec<(Pos, Threat)> {
         let mut cands = Vec::new();

@@ -7,6 +7,7 @@
 
 use super::Worker;
 use crate::board::Pos;
+use crate::eval::Evaluator;
 use crate::pattern::Threat;
 
 /// Attacker moves tried by the root probe, deepening.
@@ -18,7 +19,7 @@ const DEFENCE_DEPTH: i32 = 4;
 const WIN_BIT: u64 = 1 << 15;
 const KEY_MASK: u64 = !0xFFFF;
 
-impl Worker<'_> {
+impl<E: Evaluator> Worker<'_, E> {
     /// A proven result for the attacker to move here, searched to at least `depth`:
     /// `Some(Some(plies))` a win, `Some(None)` no win within `depth`.
     fn vct_probe(&self, depth: i32) -> Option<Option<u32>> {

@@ -15,9 +15,11 @@
 //! implies mean much (an open-two cell is worth about nothing once both are counted), so
 //! single negative entries are expected.
 
-use crate::board::{Board, Color, Pos};
+use crate::board::{Accumulator, Board, Classical, Color, Pos};
 use crate::cells::BUCKETS;
 use crate::pattern::{Pattern, Threat, PATTERN_COUNT, THREAT_COUNT};
+
+pub mod net;
 
 /// Score units: about 600 is a 73% expected result for the side ahead (the fitted
 /// logistic scale).
@@ -95,15 +97,32 @@ fn side_value(board: &Board, c: Color, weights: &[Score; THREAT_COUNT]) -> Score
     v
 }
 
-/// The static value of the position for the side to move: the threat-count model plus the
-/// fitted corrections of [`crate::cells`].
-pub fn evaluate(board: &Board) -> Score {
-    let me = board.side();
-    let opp = me.opponent();
-    let bucket = threat_bucket(board, me) * BUCKETS + threat_bucket(board, opp);
-    let v = count_value(board) + board.cell_values(me, true) - board.cell_values(opp, false)
-        + board.cell_tables().threats[bucket] as Score;
-    v.clamp(-WIN_MIN + 1, WIN_MIN - 1)
+/// A static evaluation: an [`Accumulator`] the board keeps up to date on make and undo,
+/// and the value it gives a position.
+pub trait Evaluator: Accumulator {
+    /// The value of `board` for the side to move, within `-WIN_MIN..WIN_MIN` (the board's
+    /// threat counts are there to read as well as the accumulator's sums).
+    fn evaluate(board: &Board<Self>) -> Score;
+}
+
+/// The static value of the position for the side to move, by the board's evaluator.
+#[inline]
+pub fn evaluate<E: Evaluator>(board: &Board<E>) -> Score {
+    E::evaluate(board)
+}
+
+/// The classical evaluation: the threat-count model plus the fitted corrections of
+/// [`crate::cells`].
+impl Evaluator for Classical {
+    fn evaluate(board: &Board) -> Score {
+        let me = board.side();
+        let opp = me.opponent();
+        let acc = board.accumulator();
+        let bucket = threat_bucket(board, me) * BUCKETS + threat_bucket(board, opp);
+        let v = count_value(board) + acc.cell_values(me, true) - acc.cell_values(opp, false)
+            + acc.tables().threats[bucket] as Score;
+        v.clamp(-WIN_MIN + 1, WIN_MIN - 1)
+    }
 }
 
 /// The threat-count model alone (what the tables of `crate::cells` correct), for the
@@ -118,7 +137,7 @@ pub fn count_value(board: &Board) -> Score {
 /// The bucket of colour `c`'s strongest threat, for the threat table of
 /// [`crate::cells::CellTables`]: 0 nothing from an open three or a four up, then a four,
 /// an open three, three plus, four plus, double three, four-three, open four.
-pub fn threat_bucket(board: &Board, c: Color) -> usize {
+pub fn threat_bucket<A: Accumulator>(board: &Board<A>, c: Color) -> usize {
     const ORDER: [Threat; 7] = [
         Threat::Flex4,
         Threat::Block4Flex3,
@@ -147,7 +166,7 @@ const LINE: [i32; PATTERN_COUNT] = [0, 0, 1, 2, 2, 5, 4, 10, 10, 20, 0, 0];
 
 /// Ordering score of the side to move playing `p` (higher first). `my_threat` is the class
 /// to use for the mover (renju black's exact one).
-pub fn move_score(board: &Board, p: Pos, my_threat: Threat) -> i32 {
+pub fn move_score<A: Accumulator>(board: &Board<A>, p: Pos, my_threat: Threat) -> i32 {
     let me = board.side();
     let opp = me.opponent();
     let cell = board.cell(p);
