@@ -36,16 +36,23 @@ const HISTORY_ORDER_DIV: i32 = 200;
 /// Moves searched and failed before a cut-off get at most this many maluses.
 const MAX_MALUS_MOVES: usize = 32;
 
-/// Moves searched at a node before move-count pruning: 3 + depth^1.32, halved when the
-/// side to move is not improving.
-fn move_count_limit(depth: i32, improving: bool) -> usize {
-    let n = 3.0 + (depth.max(0) as f64).powf(1.32);
+/// Search depth in fixed point, [`ONE_PLY`] units a ply, so that reductions and extensions
+/// can be fractions of a ply. (Iterations, the table's depths and what the search reports
+/// stay in whole plies.)
+type Depth = i32;
+const ONE_PLY: Depth = 16;
+
+/// Moves searched at a node before move-count pruning: 3 + depth^1.32 (in plies), halved when
+/// the side to move is not improving.
+fn move_count_limit(depth: Depth, improving: bool) -> usize {
+    let n = 3.0 + (depth.max(0) as f64 / ONE_PLY as f64).powf(1.32);
     (if improving { n } else { n / 2.0 }) as usize
 }
 
 /// The history bonus of a cut-off at `depth`.
-fn history_bonus(depth: i32) -> i32 {
-    (24 * depth * depth + 100 * depth - 100).clamp(0, 6000)
+fn history_bonus(depth: Depth) -> i32 {
+    let d = depth / ONE_PLY;
+    (24 * d * d + 100 * d - 100).clamp(0, 6000)
 }
 
 /// Moves `h` towards +/-[`HISTORY_MAX`] by `bonus` (negative for a malus).
@@ -54,12 +61,12 @@ fn history_update(h: &mut i32, bonus: i32) {
 }
 
 /// Razoring: at depth <= this, a node this far below alpha per ply asks the quiescence.
-const RAZOR_MAX_DEPTH: i32 = 2;
+const RAZOR_MAX_DEPTH: Depth = 2 * ONE_PLY;
 const RAZOR_MARGIN: Score = 300;
 /// Internal iterative reduction applies from this depth on.
-const IIR_MIN_DEPTH: i32 = 4;
+const IIR_MIN_DEPTH: Depth = 4 * ONE_PLY;
 /// The null move is tried from this depth on.
-const NULL_MOVE_MIN_DEPTH: i32 = 3;
+const NULL_MOVE_MIN_DEPTH: Depth = 3 * ONE_PLY;
 /// Late-move reduction factors per rule (see [`reduction_table`]).
 const LMR_FACTOR_FREESTYLE: f64 = 1.0;
 const LMR_FACTOR_STANDARD: f64 = 0.78;
@@ -179,11 +186,11 @@ pub struct SearchResult {
     pub lines: Vec<(Score, Vec<Pos>)>,
 }
 
-/// Late-move reductions for every move after the first: round(ln(depth)·ln(move number + 1)
-/// · the rule's factor). Near the fight almost every candidate makes or blocks a three, so
+/// Late-move reductions for every move after the first, by [plies of depth][move number]:
+/// round(ln(depth)·ln(move number + 1) · the rule's factor) plies, as a [`Depth`]. Near the fight almost every candidate makes or blocks a three, so
 /// reducing only quiet moves reduced almost nothing. Rules whose fives are harder to make
 /// (standard's exact five, renju's fouls) keep more depth.
-fn reduction_table(rule: Rule) -> Box<[[i32; 64]; 64]> {
+fn reduction_table(rule: Rule) -> Box<[[Depth; 64]; 64]> {
     let factor = match rule {
         Rule::Freestyle | Rule::Caro | Rule::CaroExact => LMR_FACTOR_FREESTYLE,
         Rule::Standard => LMR_FACTOR_STANDARD,
@@ -192,7 +199,7 @@ fn reduction_table(rule: Rule) -> Box<[[i32; 64]; 64]> {
     let mut t = Box::new([[0i32; 64]; 64]);
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (i, r) in row.iter_mut().enumerate().skip(1) {
-            *r = ((d as f64).ln() * ((i + 1) as f64).ln() * factor).round() as i32;
+            *r = ((d as f64).ln() * ((i + 1) as f64).ln() * factor).round() as Depth * ONE_PLY;
         }
     }
     t
@@ -234,7 +241,7 @@ struct Worker<'a, E: Evaluator = Classical> {
     /// Moves never searched at the root (Yixin-Board's `yxblock`).
     excluded: Vec<Pos>,
     /// Late-move reductions by [depth][move number].
-    reductions: Box<[[i32; 64]; 64]>,
+    reductions: Box<[[Depth; 64]; 64]>,
     /// Static evaluation of each node on the current line, [`NO_EVAL`] where the node was
     /// threatened: to tell whether the side to move is improving.
     evals: [Score; MAX_PLY + 2],
@@ -523,16 +530,16 @@ impl<E: Evaluator> Worker<'_, E> {
 
     /// A pass searched with reduced depth, allowed only when the opponent cannot even make a
     /// four and the last move was no pass: its score when it still fails high.
-    fn null_move(&mut self, depth: i32, beta: Score, ply: usize, cut: bool) -> Option<Score> {
+    fn null_move(&mut self, depth: Depth, beta: Score, ply: usize, cut: bool) -> Option<Score> {
         let opp = self.board.side().opponent();
         if self.board.has_four_move(opp) || self.board.last_move().is_some_and(|(p, _)| p.is_none())
         {
             return None;
         }
-        let r = 2 + depth / 4;
+        let r = (2 + depth / ONE_PLY / 4) * ONE_PLY;
         self.board.pass();
         let score = -self.search(
-            (depth - 1 - r).max(0),
+            (depth - ONE_PLY - r).max(0),
             -beta,
             -beta + 1,
             ply + 1,

@@ -4,8 +4,8 @@
 
 use super::tt::Bound;
 use super::{
-    history_bonus, history_update, move_count_limit, pick_best, Focus, Scored, Worker,
-    IIR_MIN_DEPTH, MAX_MALUS_MOVES, MAX_PLY, NO_EVAL, NULL_MOVE_MIN_DEPTH, RAZOR_MARGIN,
+    history_bonus, history_update, move_count_limit, pick_best, Depth, Focus, Scored, Worker,
+    IIR_MIN_DEPTH, MAX_MALUS_MOVES, MAX_PLY, NO_EVAL, NULL_MOVE_MIN_DEPTH, ONE_PLY, RAZOR_MARGIN,
     RAZOR_MAX_DEPTH, RFP_MARGIN,
 };
 use crate::board::Pos;
@@ -15,7 +15,7 @@ use crate::pattern::Threat;
 /// What a node knows once its static checks are done: the input to pruning and the loop.
 #[derive(Clone, Copy)]
 struct Node {
-    depth: i32,
+    depth: Depth,
     ply: usize,
     pv: bool,
     /// Expected to fail high (the first move of an all node, a late move's reduced
@@ -36,7 +36,7 @@ impl<E: Evaluator> Worker<'_, E> {
     /// The node search. Returns a score from the side to move's view.
     pub(super) fn search(
         &mut self,
-        depth: i32,
+        depth: Depth,
         mut alpha: Score,
         mut beta: Score,
         ply: usize,
@@ -79,7 +79,7 @@ impl<E: Evaluator> Worker<'_, E> {
         let mut tt_move = Pos::NONE;
         if let Some(h) = hit {
             tt_move = h.mv;
-            if !pv_node && h.depth >= depth {
+            if !pv_node && h.depth * ONE_PLY >= depth {
                 let cut = match h.bound {
                     Bound::Exact => true,
                     Bound::Lower => h.score >= beta,
@@ -113,7 +113,7 @@ impl<E: Evaluator> Worker<'_, E> {
         // Internal iterative reduction: a node the table knows nothing of is searched a
         // ply shallower; its ordering is poor, and the next iteration comes back with a move.
         let depth = if tt_move.is_none() && depth >= IIR_MIN_DEPTH && !threatened {
-            depth - 1
+            depth - ONE_PLY
         } else {
             depth
         };
@@ -149,8 +149,15 @@ impl<E: Evaluator> Worker<'_, E> {
         } else {
             Bound::Upper
         };
-        self.tt
-            .store(key, ply, best_move, best, static_eval, depth, bound);
+        self.tt.store(
+            key,
+            ply,
+            best_move,
+            best,
+            static_eval,
+            depth.div_euclid(ONE_PLY),
+            bound,
+        );
         best
     }
 
@@ -169,7 +176,9 @@ impl<E: Evaluator> Worker<'_, E> {
             && self.board.count(opp, Threat::Flex4) == 0
             && !is_mate_score(n.static_eval)
             && !is_mate_score(beta)
-            && n.static_eval - RFP_MARGIN * (n.depth - 1 - n.improving as i32).max(0) >= beta
+            && n.static_eval
+                - RFP_MARGIN * (n.depth - ONE_PLY - n.improving as i32 * ONE_PLY).max(0) / ONE_PLY
+                >= beta
         {
             return Some(n.static_eval);
         }
@@ -177,7 +186,7 @@ impl<E: Evaluator> Worker<'_, E> {
         // and the quiescence tries exactly those.
         if n.depth <= RAZOR_MAX_DEPTH
             && !is_mate_score(alpha)
-            && n.static_eval + RAZOR_MARGIN * n.depth < alpha
+            && n.static_eval + RAZOR_MARGIN * n.depth / ONE_PLY < alpha
         {
             let v = self.quiesce(0, alpha, alpha + 1, n.ply);
             if self.aborted {
@@ -260,7 +269,11 @@ impl<E: Evaluator> Worker<'_, E> {
         let mut best_move = Pos::NONE;
         let mut tried = [Pos::NONE; MAX_MALUS_MOVES];
         let mut tried_n = 0;
-        let futile = !n.pv && !n.threatened && depth <= 3 && n.static_eval + 150 * depth <= alpha;
+        let futile = !n.pv
+            && !n.threatened
+            && depth <= 3 * ONE_PLY
+            && n.static_eval + 150 * depth / ONE_PLY <= alpha;
+        let plies = depth / ONE_PLY;
         let move_count = move_count_limit(depth, n.improving);
         let mut i = 0;
         loop {
@@ -290,11 +303,12 @@ impl<E: Evaluator> Worker<'_, E> {
                     continue;
                 }
                 // Late quiet moves near the leaves almost never matter.
-                if quiet && !n.pv && ((depth <= 6 && i >= (3 + depth * depth) as usize) || futile) {
+                if quiet && !n.pv && ((plies <= 6 && i >= (3 + plies * plies) as usize) || futile) {
                     continue;
                 }
             }
-            let score = self.search_move(n, mv, i, depth - 1 + extension, alpha, beta);
+            let new_depth = depth - ONE_PLY + extension * ONE_PLY;
+            let score = self.search_move(n, mv, i, new_depth, alpha, beta);
             if self.aborted {
                 return Err(0);
             }
@@ -331,7 +345,7 @@ impl<E: Evaluator> Worker<'_, E> {
         n: &Node,
         mv: Pos,
         i: usize,
-        new_depth: i32,
+        new_depth: Depth,
         alpha: Score,
         beta: Score,
     ) -> Score {
@@ -342,18 +356,19 @@ impl<E: Evaluator> Worker<'_, E> {
             -self.search(new_depth, -beta, -alpha, ply + 1, n.pv, !n.pv && !n.cut)
         } else {
             let mut r = 0;
-            if n.depth >= 2 {
-                r = self.reductions[(n.depth as usize).min(63)][i.min(63)];
+            if n.depth >= 2 * ONE_PLY {
+                r = self.reductions[((n.depth / ONE_PLY) as usize).min(63)][i.min(63)];
                 if n.pv {
-                    r -= 1;
+                    r -= ONE_PLY;
                 } else if !n.improving {
-                    r += 1;
+                    r += ONE_PLY;
                 }
                 if n.cut {
-                    r += 1;
+                    r += ONE_PLY;
                 }
                 // a move with a good history record keeps more depth, a bad one less
-                r -= self.history[mv.index()][self.board.side().opponent().index()] / 8192;
+                r -=
+                    self.history[mv.index()][self.board.side().opponent().index()] / 8192 * ONE_PLY;
                 r = r.clamp(0, new_depth.max(0));
             }
             let mut score = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1, false, true);

@@ -5,7 +5,7 @@
 //! keeps the tree a line, not a bush, while four-three wins and the obvious refutations of
 //! a quiet leaf still show in the score.
 
-use super::Worker;
+use super::{Depth, Worker, ONE_PLY};
 use crate::eval::{self, Evaluator, Score};
 use crate::pattern::Threat;
 
@@ -18,13 +18,13 @@ impl<E: Evaluator> Worker<'_, E> {
     /// A node at `depth` <= 0 with nothing forced: stand pat, or a four.
     pub(super) fn quiesce(
         &mut self,
-        depth: i32,
+        depth: Depth,
         mut alpha: Score,
         beta: Score,
         ply: usize,
     ) -> Score {
         let stand = eval::evaluate(&self.board);
-        let level = -depth;
+        let level = -depth / ONE_PLY;
         if self.caro || stand >= beta || level >= MAX_LEVELS || ply + 4 >= super::MAX_PLY {
             return stand;
         }
@@ -51,7 +51,7 @@ impl<E: Evaluator> Worker<'_, E> {
         for (_, p) in fours {
             self.tt.prefetch(self.board.hash_after(p));
             self.board.make(p);
-            let score = -self.search(depth - 1, -beta, -alpha, ply + 1, false, false);
+            let score = -self.search(depth - ONE_PLY, -beta, -alpha, ply + 1, false, false);
             self.board.undo();
             if self.aborted {
                 return 0;

@@ -1,7 +1,7 @@
 //! The root: immediate wins and forced blocks, the threat-space probes, then iterative
 //! deepening with aspiration windows.
 
-use super::{time, Focus, Iteration, SearchResult, Worker, MAX_DEPTH};
+use super::{time, Focus, Iteration, SearchResult, Worker, MAX_DEPTH, ONE_PLY};
 use crate::board::Pos;
 use crate::eval::{self, is_mate_score, mate_in, mated_in, Evaluator, Score, INFINITE};
 use crate::pattern::Threat;
@@ -10,7 +10,7 @@ impl<E: Evaluator> Worker<'_, E> {
     /// A root search in a narrow window around the last score, widened on failure.
     fn aspiration(&mut self, depth: i32, prev: Score, swing: Score) -> Score {
         if depth < 5 || is_mate_score(prev) {
-            return self.search(depth, -INFINITE, INFINITE, 0, true, false);
+            return self.search(depth * ONE_PLY, -INFINITE, INFINITE, 0, true, false);
         }
         // The score swings between iterations (odd and even depths most): a window narrower
         // than the last swing mostly fails. Widening from the bound the search returned
@@ -19,7 +19,7 @@ impl<E: Evaluator> Worker<'_, E> {
         let mut delta = 25 + swing.min(400) / 2;
         let (mut lo, mut hi) = (prev - delta, prev + delta);
         loop {
-            let score = self.search(depth, lo, hi, 0, true, false);
+            let score = self.search(depth * ONE_PLY, lo, hi, 0, true, false);
             if self.aborted {
                 return score;
             }

@@ -207,12 +207,12 @@ fn quiescence_stands_pat_without_fours() {
 fn history_stays_bounded_under_any_updates() {
     let mut h = 0;
     for d in 1..40 {
-        history_update(&mut h, history_bonus(d));
+        history_update(&mut h, history_bonus(d * ONE_PLY));
         assert!(h <= HISTORY_MAX, "{h}");
     }
     assert!(h > HISTORY_MAX / 2);
     for d in 1..40 {
-        history_update(&mut h, -history_bonus(d));
+        history_update(&mut h, -history_bonus(d * ONE_PLY));
         assert!(h >= -HISTORY_MAX, "{h}");
     }
     assert!(h < 0);
