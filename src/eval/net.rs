@@ -1,41 +1,57 @@
 //! A small NNUE-style network over the cells' pattern codes: the learned evaluation's
-//! inference side (issue 11). Not played with yet: there are no trained weights.
+//! inference side (issue 11). Not played with yet: no trained weights beat the classical
+//! evaluation so far.
 //!
-//! Each empty cell contributes, for each colour, a vector of [`HIDDEN`] weights looked up by
-//! the cell's pattern code for that colour (the same 1,365 codes the fitted tables of
-//! [`crate::cells`] use; renju black and white apart). The board keeps the two colours'
-//! sums (the accumulator) on make and undo through [`Accumulator`], as it keeps the
-//! classical sums. The value for the side to move is a clipped-ReLU layer over both sums,
-//! the mover's first, a linear output and the table over both sides' strongest threats.
-//! The fitted cell tables are the special case of one hidden unit with no clipping.
+//! Each empty cell contributes, for each colour, a row of weights looked up by the cell's
+//! pattern code for that colour (the same 1,365 codes the fitted tables of [`crate::cells`]
+//! use; renju black and white apart). The board keeps the two colours' sums (the
+//! accumulator) on make and undo through [`Accumulator`], as it keeps the classical sums.
+//! A row has [`HIDDEN`] entries for a clipped-ReLU layer (the mover's activations and the
+//! opponent's, each with its own output weights) and two for a linear path that bypasses
+//! it: the cell's value for the colour as the side to move and as the side waiting. The
+//! value is the layer's output plus the mover's linear sum, minus the opponent's, plus a bias
+//! and the table over both sides' strongest threats.
+//!
+//! The classical evaluation is the special case with an empty layer: every term of the
+//! threat-count model and of the cell tables is a value per cell by its pattern code, so
+//! [`NetWeights::from_classical`] writes it as a network that gives exactly the same values,
+//! which is where a fit starts.
 //!
 //! Integer throughout, so every build plays the same: weights `i16`, sums `i32`, and the
-//! output divided by `2^shift` into evaluation units.
+//! layer's output divided by `2^shift` into evaluation units.
 
 use super::{threat_bucket, Evaluator, Score, WIN_MIN};
+use super::{PATTERN_WEIGHT, TEMPO, THREAT_WEIGHT_TO_MOVE, THREAT_WEIGHT_WAITING};
 use crate::board::{Accumulator, Board, CellInfo};
-use crate::cells::{BUCKETS, CODES};
+use crate::cells::{self, CellTables, BUCKETS, CODES};
+use crate::pattern::{PatternTables, Threat, NEEDS_FOUL_CHECK, PATTERN_COUNT};
 use crate::rules::Rule;
 use std::sync::Arc;
 
-/// Width of the accumulator, per colour.
+/// Units of the clipped layer.
 pub const HIDDEN: usize = 16;
+/// Entries of a feature row: the layer's units, then the linear values as the side to move
+/// ([`LIN_TO_MOVE`]) and as the side waiting ([`LIN_WAITING`]).
+pub const ROW: usize = HIDDEN + 2;
+pub const LIN_TO_MOVE: usize = HIDDEN;
+pub const LIN_WAITING: usize = HIDDEN + 1;
 
 /// The weights of one rule.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NetWeights {
-    /// `feature[table * CODES + code]`: what a cell with that code adds; table 0 serves both
-    /// colours, except in renju where black's is 0 and white's 1.
-    pub feature: Vec<[i16; HIDDEN]>,
-    /// Added to each colour's sum before the clipping.
+    /// `feature[table * CODES + code]`: what a cell with that code adds to its colour's sums;
+    /// table 0 serves both colours, except in renju where black's is 0 and white's 1.
+    pub feature: Vec<[i16; ROW]>,
+    /// Added to each unit's sum before the clipping.
     pub bias: [i32; HIDDEN],
-    /// The clipped sum stops here (the largest activation).
+    /// A unit's activation: its sum clipped to `0..=clip`.
     pub clip: i32,
     /// `out[0]` weighs the mover's activations, `out[1]` the opponent's.
     pub out: [[i16; HIDDEN]; 2],
-    pub out_bias: i32,
-    /// The output is divided by `2^shift`.
+    /// The layer's output is divided by `2^shift`.
     pub shift: u32,
+    /// Added to every value, in evaluation units (the tempo of having the move).
+    pub out_bias: i32,
     /// `threats[to-move bucket * BUCKETS + waiting bucket]`, in evaluation units.
     pub threats: [i16; BUCKETS * BUCKETS],
     /// Whether black and white have tables of their own (renju).
@@ -43,24 +59,60 @@ pub struct NetWeights {
 }
 
 impl NetWeights {
-    /// All-zero weights of the right shape for `rule` (the start of a fit).
+    /// All-zero weights of the right shape for `rule`.
     pub fn zero(rule: Rule) -> NetWeights {
         let per_colour = rule == Rule::Renju;
         NetWeights {
-            feature: vec![[0; HIDDEN]; CODES * (1 + per_colour as usize)],
+            feature: vec![[0; ROW]; CODES * (1 + per_colour as usize)],
             bias: [0; HIDDEN],
-            clip: 255,
+            clip: 256,
             out: [[0; HIDDEN]; 2],
-            out_bias: 0,
             shift: 8,
+            out_bias: 0,
             threats: [0; BUCKETS * BUCKETS],
             per_colour,
         }
     }
 
+    /// The classical evaluation of `rule` as a network with an empty layer: each code's
+    /// linear values are its line patterns' weights, its threat class's weight and its cell
+    /// table value, for the side to move and for the side waiting; the threat table and
+    /// the tempo are the classical ones.
+    pub fn from_classical(rule: Rule) -> NetWeights {
+        let mut w = NetWeights::zero(rule);
+        let (patterns, tables) = (PatternTables::get(rule), cells::tables(rule));
+        let colours = 1 + w.per_colour as usize;
+        // every combination of four line patterns, to find each code's patterns and class
+        for dense in 0..PATTERN_COUNT.pow(4) {
+            let p: [u8; 4] = std::array::from_fn(|d| {
+                (dense / PATTERN_COUNT.pow(d as u32) % PATTERN_COUNT) as u8
+            });
+            let lines: i32 = p.iter().map(|&x| PATTERN_WEIGHT[x as usize]).sum();
+            for c in 0..colours {
+                let (class, code) = patterns.cell(c, p);
+                // as the board counts it: black's double-three candidate is a foul
+                let class = match class & NEEDS_FOUL_CHECK != 0 {
+                    true if c == 0 => Threat::Forbid as usize,
+                    _ => (class & !NEEDS_FOUL_CHECK) as usize,
+                };
+                let row = &mut w.feature[c * CODES + code as usize];
+                for (role, weights) in [THREAT_WEIGHT_TO_MOVE, THREAT_WEIGHT_WAITING]
+                    .iter()
+                    .enumerate()
+                {
+                    let cell = tables.cells[CellTables::table_index(rule, c, role)][code as usize];
+                    row[HIDDEN + role] = (lines + weights[class] + cell as i32) as i16;
+                }
+            }
+        }
+        w.out_bias = TEMPO;
+        w.threats = tables.threats;
+        w
+    }
+
     /// The feature row of colour index `c` for pattern code `code`.
     #[inline]
-    fn row(&self, c: usize, code: u16) -> &[i16; HIDDEN] {
+    pub fn row(&self, c: usize, code: u16) -> &[i16; ROW] {
         let table = if self.per_colour { c } else { 0 };
         &self.feature[table * CODES + code as usize]
     }
@@ -68,15 +120,17 @@ impl NetWeights {
     /// The value for the side to move (colour index `me`) from both colours' sums and the
     /// threat bucket: the whole forward pass, shared by the board's incremental path and
     /// the from-scratch one.
-    fn forward(&self, sums: &[[i32; HIDDEN]; 2], me: usize, bucket: usize) -> Score {
-        let mut v = self.out_bias as i64;
+    fn forward(&self, sums: &[[i32; ROW]; 2], me: usize, bucket: usize) -> Score {
+        let mut layer = 0i64;
         for (role, s) in [me, 1 - me].into_iter().enumerate() {
             for ((&x, &b), &w) in sums[s].iter().zip(&self.bias).zip(&self.out[role]) {
-                let a = (x + b).clamp(0, self.clip);
-                v += a as i64 * w as i64;
+                layer += (x + b).clamp(0, self.clip) as i64 * w as i64;
             }
         }
-        let v = (v >> self.shift) + self.threats[bucket] as i64;
+        let v = (layer >> self.shift)
+            + (sums[me][LIN_TO_MOVE] - sums[1 - me][LIN_WAITING]) as i64
+            + self.out_bias as i64
+            + self.threats[bucket] as i64;
         v.clamp((-WIN_MIN + 1) as i64, (WIN_MIN - 1) as i64) as Score
     }
 }
@@ -85,14 +139,14 @@ impl NetWeights {
 #[derive(Clone)]
 pub struct Network {
     weights: Arc<NetWeights>,
-    sums: [[i32; HIDDEN]; 2],
+    sums: [[i32; ROW]; 2],
 }
 
 impl Network {
     pub fn new(weights: Arc<NetWeights>) -> Network {
         Network {
             weights,
-            sums: [[0; HIDDEN]; 2],
+            sums: [[0; ROW]; 2],
         }
     }
 
@@ -114,7 +168,7 @@ impl Network {
     /// what the incremental sums must always agree with.
     pub fn evaluate_from_scratch(board: &Board<Network>) -> Score {
         let w = board.accumulator().weights();
-        let mut sums = [[0i32; HIDDEN]; 2];
+        let mut sums = [[0i32; ROW]; 2];
         for p in board.empty_cells() {
             let info = board.cell(p);
             for (c, sum) in sums.iter_mut().enumerate() {
@@ -130,10 +184,10 @@ impl Network {
 }
 
 impl Accumulator for Network {
-    type Saved = [[i32; HIDDEN]; 2];
+    type Saved = [[i32; ROW]; 2];
 
     fn clear(&mut self) {
-        self.sums = [[0; HIDDEN]; 2];
+        self.sums = [[0; ROW]; 2];
     }
 
     #[inline]
@@ -151,12 +205,10 @@ impl Accumulator for Network {
         // only the colours whose code moved touch their sums
         for c in 0..2 {
             if old.code[c] != new.code[c] {
-                let (was, now) = (
-                    self.weights.row(c, old.code[c]),
-                    self.weights.row(c, new.code[c]),
-                );
-                for h in 0..HIDDEN {
-                    self.sums[c][h] += now[h] as i32 - was[h] as i32;
+                let was = self.weights.row(c, old.code[c]);
+                let now = self.weights.row(c, new.code[c]);
+                for ((s, &a), &b) in self.sums[c].iter_mut().zip(now).zip(was) {
+                    *s += a as i32 - b as i32;
                 }
             }
         }
@@ -177,10 +229,8 @@ impl Evaluator for Network {
     fn evaluate(board: &Board<Network>) -> Score {
         let me = board.side();
         let bucket = threat_bucket(board, me) * BUCKETS + threat_bucket(board, me.opponent());
-        board
-            .accumulator()
-            .weights
-            .forward(&board.accumulator().sums, me.index(), bucket)
+        let acc = board.accumulator();
+        acc.weights.forward(&acc.sums, me.index(), bucket)
     }
 }
 

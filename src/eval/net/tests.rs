@@ -2,8 +2,7 @@
 
 use super::*;
 use crate::board::{Classical, Pos};
-use crate::cells::{tables, CellTables};
-use crate::eval::{count_value, evaluate};
+use crate::eval::evaluate;
 
 /// A tiny seeded generator (xorshift64), so the tests need nothing above this layer.
 struct Rnd(u64);
@@ -78,67 +77,38 @@ fn incremental_sums_match_scratch_on_random_games() {
     assert!(checks > 1500);
 }
 
-/// The fitted cell tables written as a network: two hidden units, one per role, with a bias
-/// large enough that nothing clips. The classical evaluation must then equal the threat-count
-/// model plus this network's value, position by position: the two evaluators read the same
-/// cells through the same seam.
-fn tables_as_network(rule: Rule) -> NetWeights {
-    const LIFT: i32 = 1 << 20;
-    let t = tables(rule);
-    let mut w = NetWeights::zero(rule);
-    for c in 0..1 + w.per_colour as usize {
-        for code in 0..CODES {
-            for role in 0..2 {
-                w.feature[c * CODES + code][role] =
-                    t.cells[CellTables::table_index(rule, c, role)][code];
-            }
-        }
-    }
-    w.bias[0] = LIFT;
-    w.bias[1] = LIFT;
-    w.clip = i32::MAX;
-    w.out[0][0] = 1; // the mover's role-0 sum
-    w.out[1][1] = -1; // minus the opponent's role-1 sum
-    w.shift = 0;
-    w.threats = t.threats;
-    w
-}
-
+/// The classical evaluation written as a network ([`NetWeights::from_classical`]) gives
+/// exactly the classical values, position by position, on make and on undo: the two
+/// evaluators read the same cells through the same seam.
 #[test]
-fn the_cell_tables_are_a_network() {
-    let moves = [
-        (7, 7),
-        (8, 8),
-        (7, 8),
-        (6, 6),
-        (7, 6),
-        (8, 7),
-        (9, 8),
-        (6, 9),
-        (5, 9),
-        (10, 9),
-    ];
-    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
-        let net = Arc::new(tables_as_network(rule));
-        let mut classical = Board::with_accumulator(15, 15, rule, Classical::new(rule));
-        let mut learned = Board::with_accumulator(15, 15, rule, Network::new(net));
-        for &(x, y) in &moves {
-            classical.make(Pos::new(x, y));
-            learned.make(Pos::new(x, y));
-            assert_eq!(
-                evaluate(&classical),
-                (count_value(&classical) + evaluate(&learned)).clamp(-WIN_MIN + 1, WIN_MIN - 1),
-                "{rule:?} after {x},{y}"
-            );
-        }
-        // and back: undo restores both alike
-        while classical.undo().is_some() {
-            learned.undo();
-            assert_eq!(
-                evaluate(&classical),
-                count_value(&classical) + evaluate(&learned),
-                "{rule:?} after undo"
-            );
+fn the_classical_evaluation_is_a_network() {
+    let mut rnd = Rnd(0x2545_f491_4f6c_dd1d);
+    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro] {
+        let net = Arc::new(NetWeights::from_classical(rule));
+        for (w, h) in [(15, 15), (20, 20)] {
+            let mut classical = Board::with_accumulator(w, h, rule, Classical::new(rule));
+            let mut learned = Board::with_accumulator(w, h, rule, Network::new(net.clone()));
+            let mut distinct = std::collections::HashSet::new();
+            for _ in 0..120 {
+                if classical.ply() > 0 && rnd.below(5) == 0 {
+                    classical.undo();
+                    learned.undo();
+                } else {
+                    let empties: Vec<Pos> = classical.empty_cells().collect();
+                    let p = empties[rnd.below(empties.len())];
+                    classical.make(p);
+                    learned.make(p);
+                }
+                let v = evaluate(&classical);
+                assert_eq!(
+                    v,
+                    evaluate(&learned),
+                    "{rule:?} {w}x{h} {:?}",
+                    classical.history()
+                );
+                distinct.insert(v);
+            }
+            assert!(distinct.len() > 30, "{rule:?}: {} values", distinct.len());
         }
     }
 }
