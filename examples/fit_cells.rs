@@ -20,19 +20,19 @@
 //! the tables as Rust source for `src/cells/`. See `scripts/tune/README.md`.
 
 use anyhow::{bail, Context, Result};
-use rensa::board::{Board, Color, Pos};
+use rensa::board::Board;
 use rensa::cells::{code_index, CellTables, BUCKETS, CODES};
 use rensa::eval::{count_value, threat_bucket};
 use rensa::pattern::Pattern;
 use rensa::rules::Rule;
-use rensa::selfplay;
 use std::fmt::Write as _;
 use std::fs;
-use std::path::Path;
 
 #[path = "common/games.rs"]
 mod games;
-use games::{is_decided, parse_game, splitmix64};
+#[path = "common/positions.rs"]
+mod positions;
+use positions::read_positions;
 
 struct Options {
     rule: Rule,
@@ -165,76 +165,11 @@ fn sample(board: &Board, result: f64, search: Option<f64>, validation: bool) -> 
     }
 }
 
-/// Positions from `pbrain-rensa selfplay` files: result and search score. Records go to
-/// validation by their first four stones (the random opening), so a game's positions stay
-/// on one side of the split.
-fn read_selfplay(o: &Options, file: &str, samples: &mut Vec<Sample>) -> Result<()> {
-    let before = samples.len();
-    selfplay::read_file(Path::new(file), |r| {
-        if r.rule != o.rule {
-            return;
-        }
-        let board = r.board();
-        if is_decided(&board, false) {
-            return;
-        }
-        let opening = r.stones.iter().take(4).fold(0u64, |h, &(p, c)| {
-            splitmix64(h ^ ((p.index() as u64) << 1 | c.index() as u64))
-        });
-        let validation = splitmix64(opening ^ splitmix64(o.seed)) % 10 == 0;
-        let result = (r.result as f64 + 1.0) / 2.0;
-        samples.push(sample(&board, result, Some(r.score as f64), validation));
-    })
-    .with_context(|| format!("reading {file}"))?;
-    println!(
-        "{file}: {} positions of {:?}",
-        samples.len() - before,
-        o.rule
-    );
-    Ok(())
-}
-
 fn read_samples(o: &Options) -> Result<Vec<Sample>> {
     let mut samples = Vec::new();
-    let mut games = 0;
-    for (file_no, file) in o.files.iter().enumerate() {
-        if fs::read(file)
-            .map(|b| b.starts_with(b"RNSP"))
-            .unwrap_or(false)
-        {
-            read_selfplay(o, file, &mut samples)?;
-            continue;
-        }
-        let text = fs::read_to_string(file).with_context(|| format!("reading {file}"))?;
-        for (line_no, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let at = || format!("{file}:{}", line_no + 1);
-            let game = parse_game(line, file_no, line_no).with_context(at)?;
-            if game.rule != o.rule {
-                continue;
-            }
-            let validation = splitmix64(game.group ^ splitmix64(o.seed)) % 10 == 0;
-            let mut board = Board::new(game.size, game.size, game.rule);
-            for (ply, &(x, y)) in game.moves.iter().enumerate() {
-                if x >= game.size || y >= game.size || !board.is_empty(Pos::new(x, y)) {
-                    bail!("{}: move {} is off the board or taken", at(), ply + 1);
-                }
-                if ply >= game.opening_plies && !is_decided(&board, false) {
-                    let score = if board.side() == Color::Black {
-                        game.black_score
-                    } else {
-                        1.0 - game.black_score
-                    };
-                    samples.push(sample(&board, score, None, validation));
-                }
-                board.make(Pos::new(x, y));
-            }
-            games += 1;
-        }
-    }
-    println!("{games} games of {:?}, {} positions", o.rule, samples.len());
+    read_positions(&o.files, o.rule, o.seed, |p| {
+        samples.push(sample(p.board, p.result, p.search, p.validation))
+    })?;
     Ok(samples)
 }
 

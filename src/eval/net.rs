@@ -36,6 +36,9 @@ pub const ROW: usize = HIDDEN + 2;
 pub const LIN_TO_MOVE: usize = HIDDEN;
 pub const LIN_WAITING: usize = HIDDEN + 1;
 
+/// The first bytes of [`NetWeights::to_bytes`].
+const MAGIC: &[u8; 8] = b"RNSNET01";
+
 /// The weights of one rule.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NetWeights {
@@ -108,6 +111,65 @@ impl NetWeights {
         w.out_bias = TEMPO;
         w.threats = tables.threats;
         w
+    }
+
+    /// The weights as bytes (little-endian; see [`NetWeights::from_bytes`]): what the
+    /// trainer writes and a build compiles in.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(64 + self.feature.len() * ROW * 2);
+        b.extend_from_slice(MAGIC);
+        for v in [HIDDEN as u32, self.per_colour as u32, self.shift] {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        for v in [self.clip, self.out_bias].iter().chain(&self.bias) {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        let words = self.out.iter().flatten().chain(&self.threats);
+        for v in words.chain(self.feature.iter().flatten()) {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        b
+    }
+
+    /// Weights from [`NetWeights::to_bytes`]; `None` for bytes of another shape.
+    pub fn from_bytes(bytes: &[u8]) -> Option<NetWeights> {
+        let rest = bytes.strip_prefix(MAGIC)?;
+        let (head, rest) = rest.split_at_checked(12)?;
+        let word = |i: usize| u32::from_le_bytes(head[4 * i..4 * i + 4].try_into().unwrap());
+        let (hidden, per_colour, shift) = (word(0), word(1), word(2));
+        if hidden as usize != HIDDEN || per_colour > 1 || shift > 30 {
+            return None;
+        }
+        let per_colour = per_colour == 1;
+        let (ints, rest) = rest.split_at_checked(4 * (2 + HIDDEN))?;
+        let ints: Vec<i32> = ints
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        let rows = CODES * (1 + per_colour as usize);
+        if rest.len() != 2 * (2 * HIDDEN + BUCKETS * BUCKETS + rows * ROW) {
+            return None;
+        }
+        let mut words = rest
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes(c.try_into().unwrap()));
+        let mut take = |n: usize| words.by_ref().take(n).collect::<Vec<i16>>();
+        let out = [take(HIDDEN), take(HIDDEN)].map(|v| v.try_into().unwrap());
+        let threats = take(BUCKETS * BUCKETS).try_into().unwrap();
+        let feature = take(rows * ROW)
+            .chunks_exact(ROW)
+            .map(|r| r.try_into().unwrap())
+            .collect();
+        Some(NetWeights {
+            feature,
+            bias: ints[2..].try_into().unwrap(),
+            clip: ints[0],
+            out,
+            shift,
+            out_bias: ints[1],
+            threats,
+            per_colour,
+        })
     }
 
     /// The feature row of colour index `c` for pattern code `code`.

@@ -112,3 +112,15 @@ fn the_classical_evaluation_is_a_network() {
         }
     }
 }
+
+#[test]
+fn weights_survive_bytes() {
+    let mut rnd = Rnd(7);
+    for rule in [Rule::Freestyle, Rule::Renju] {
+        let w = random_weights(rule, &mut rnd);
+        let bytes = w.to_bytes();
+        assert_eq!(NetWeights::from_bytes(&bytes), Some(w));
+        assert_eq!(NetWeights::from_bytes(&bytes[..bytes.len() - 1]), None);
+        assert_eq!(NetWeights::from_bytes(&bytes[1..]), None);
+    }
+}

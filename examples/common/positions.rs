@@ -1,0 +1,100 @@
+//! Shared by the fits: the positions of game records and self-play files that the search
+//! would evaluate statically, with each game's result and the train/validation split.
+
+use super::games::{is_decided, parse_game, splitmix64};
+use anyhow::{bail, Context, Result};
+use rensa::board::{Board, Color, Pos};
+use rensa::rules::Rule;
+use rensa::selfplay;
+use std::fs;
+use std::path::Path;
+
+/// One position handed to a fit.
+pub struct Position<'a> {
+    pub board: &'a Board,
+    /// The game's result for the side to move: 1 win, 0.5 draw, 0 loss.
+    pub result: f64,
+    /// The search's score, when the data has one (self-play files).
+    pub search: Option<f64>,
+    pub validation: bool,
+}
+
+/// Hands every position of `rule` in `files` (referee `.jsonl` records after their opening,
+/// or `pbrain-rensa selfplay` files) that the search would evaluate statically to `take`.
+/// Games go 90/10 to training and validation by opening (`seed` picks another split), so a
+/// game's positions stay on one side.
+pub fn read_positions(
+    files: &[String],
+    rule: Rule,
+    seed: u64,
+    mut take: impl FnMut(Position),
+) -> Result<()> {
+    let (mut games, mut positions) = (0, 0);
+    for (file_no, file) in files.iter().enumerate() {
+        if fs::read(file)
+            .map(|b| b.starts_with(b"RNSP"))
+            .unwrap_or(false)
+        {
+            let before = positions;
+            selfplay::read_file(Path::new(file), |r| {
+                if r.rule != rule {
+                    return;
+                }
+                let board = r.board();
+                if is_decided(&board, false) {
+                    return;
+                }
+                let opening = r.stones.iter().take(4).fold(0u64, |h, &(p, c)| {
+                    splitmix64(h ^ ((p.index() as u64) << 1 | c.index() as u64))
+                });
+                let validation = splitmix64(opening ^ splitmix64(seed)) % 10 == 0;
+                positions += 1;
+                take(Position {
+                    board: &board,
+                    result: (r.result as f64 + 1.0) / 2.0,
+                    search: Some(r.score as f64),
+                    validation,
+                });
+            })
+            .with_context(|| format!("reading {file}"))?;
+            println!("{file}: {} positions of {rule:?}", positions - before);
+            continue;
+        }
+        let text = fs::read_to_string(file).with_context(|| format!("reading {file}"))?;
+        for (line_no, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let at = || format!("{file}:{}", line_no + 1);
+            let game = parse_game(line, file_no, line_no).with_context(at)?;
+            if game.rule != rule {
+                continue;
+            }
+            let validation = splitmix64(game.group ^ splitmix64(seed)) % 10 == 0;
+            let mut board = Board::new(game.size, game.size, game.rule);
+            for (ply, &(x, y)) in game.moves.iter().enumerate() {
+                if x >= game.size || y >= game.size || !board.is_empty(Pos::new(x, y)) {
+                    bail!("{}: move {} is off the board or taken", at(), ply + 1);
+                }
+                if ply >= game.opening_plies && !is_decided(&board, false) {
+                    let result = if board.side() == Color::Black {
+                        game.black_score
+                    } else {
+                        1.0 - game.black_score
+                    };
+                    positions += 1;
+                    take(Position {
+                        board: &board,
+                        result,
+                        search: None,
+                        validation,
+                    });
+                }
+                board.make(Pos::new(x, y));
+            }
+            games += 1;
+        }
+    }
+    println!("{games} games of {rule:?}, {positions} positions");
+    Ok(())
+}

@@ -1,0 +1,471 @@
+//! Trains the network of `src/eval/net.rs` on game records and self-play files.
+//!
+//! ```text
+//! cargo run --release --example train_net -- --rule freestyle [--epochs N] [--lr X] \
+//!     [--lr-values X] [--l2 X] [--batch N] [--blend X] [--seed N] [--out FILE] FILE.jsonl|FILE.rnsp...
+//! ```
+//!
+//! The fit starts from the classical evaluation written as a network
+//! (`NetWeights::from_classical`: an empty layer, the classical values on the linear path),
+//! so its first loss is the classical evaluation's. It trains the layer (16 clipped units
+//! per colour, their output weights and biases), the linear values of every code with a
+//! line above one stone (the others, most of an empty board, keep their classical values so
+//! the value does not grow with the board), the threat table and the tempo. Prediction
+//! `sigmoid(value / K)` with K fitted to the classical evaluation, squared error against the
+//! result (self-play files: blended with the search's score, `--blend`), minibatch Adam, an L2
+//! pull of the linear values towards the classical ones and of the layer towards 0. It
+//! reports the validation loss of the classical evaluation, of the float model and of the
+//! quantised one, and `--out` writes the quantised weights (`NetWeights::to_bytes`).
+//! See `scripts/tune/README.md`.
+
+use anyhow::{bail, Context, Result};
+use rensa::board::Board;
+use rensa::cells::{code_index, BUCKETS, CODES};
+use rensa::eval::net::{NetWeights, HIDDEN, LIN_TO_MOVE, LIN_WAITING};
+use rensa::eval::{evaluate, threat_bucket, WIN_MIN};
+use rensa::pattern::Pattern;
+use rensa::rules::Rule;
+
+#[path = "common/games.rs"]
+mod games;
+#[path = "common/positions.rs"]
+mod positions;
+use games::splitmix64;
+use positions::read_positions;
+
+const USAGE: &str =
+    "usage: train_net --rule R [--epochs N] [--lr X] [--lr-values X] [--l2 X] [--batch N]
+                 [--blend X] [--seed N] [--out FILE] FILE.jsonl|FILE.rnsp...
+  --rule R     freestyle, standard or renju
+  --epochs N   passes over the training positions (default 30)
+  --lr X       Adam step size of the layer's weights and biases, decaying linearly to a
+               tenth (default 0.003)
+  --lr-values X  the same for the weights in evaluation units: linear values, output
+               weights, threat table, tempo (default 1)
+  --l2 X       pull of the linear values towards the classical ones and of the layer
+               towards 0: X * sum((w - w0) / K)^2 (default 1e-4)
+  --batch N    positions per step (default 512)
+  --blend X    self-play files: target (1 - X) * result + X * sigmoid(score / K) (default 0.5)
+  --seed N     the train/validation split and the layer's random start (default 0)
+  --out FILE   write the quantised weights";
+
+struct Options {
+    rule: Rule,
+    epochs: usize,
+    lr: f64,
+    lr_values: f64,
+    l2: f64,
+    batch: usize,
+    blend: f64,
+    seed: u64,
+    out: Option<String>,
+    files: Vec<String>,
+}
+
+fn parse_options() -> Result<Options> {
+    let mut o = Options {
+        rule: Rule::Freestyle,
+        epochs: 30,
+        lr: 0.003,
+        lr_values: 1.0,
+        l2: 1e-4,
+        batch: 512,
+        blend: 0.5,
+        seed: 0,
+        out: None,
+        files: Vec::new(),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut value = |name: &str| args.next().with_context(|| format!("{name} needs a value"));
+        match a.as_str() {
+            "--rule" => {
+                o.rule = match value("--rule")?.as_str() {
+                    "freestyle" | "0" => Rule::Freestyle,
+                    "standard" | "1" => Rule::Standard,
+                    "renju" | "4" => Rule::Renju,
+                    r => bail!("--rule {r}: freestyle, standard or renju"),
+                }
+            }
+            "--epochs" => o.epochs = value("--epochs")?.parse().context("--epochs")?,
+            "--lr" => o.lr = value("--lr")?.parse().context("--lr")?,
+            "--lr-values" => o.lr_values = value("--lr-values")?.parse().context("--lr-values")?,
+            "--l2" => o.l2 = value("--l2")?.parse().context("--l2")?,
+            "--batch" => o.batch = value("--batch")?.parse().context("--batch")?,
+            "--blend" => o.blend = value("--blend")?.parse().context("--blend")?,
+            "--seed" => o.seed = value("--seed")?.parse().context("--seed")?,
+            "--out" => o.out = Some(value("--out")?),
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                std::process::exit(0);
+            }
+            _ if a.starts_with('-') => bail!("unknown option {a}\n{USAGE}"),
+            _ => o.files.push(a),
+        }
+    }
+    if o.files.is_empty() {
+        bail!("no game files\n{USAGE}");
+    }
+    Ok(o)
+}
+
+/// One position: the trainable rows of each side (row index, number of cells), what the
+/// frozen rows add, the threat bucket and the targets.
+struct Sample {
+    /// `rows[0]` the mover's, `rows[1]` the opponent's.
+    rows: [Vec<(u32, f32)>; 2],
+    frozen: f32,
+    bucket: u16,
+    result: f32,
+    search: Option<f32>,
+    y: f32,
+    validation: bool,
+}
+
+/// Codes up to this one have no line above one stone: frozen (see the header).
+fn frozen_code(code: usize) -> bool {
+    code <= code_index([Pattern::Flex1; 4])
+}
+
+fn sample(board: &Board, start: &NetWeights, result: f64, search: Option<f64>, v: bool) -> Sample {
+    let me = board.side();
+    let mut rows: [std::collections::BTreeMap<u32, f32>; 2] = Default::default();
+    let mut frozen = 0i32;
+    for p in board.empty_cells() {
+        let info = board.cell(p);
+        for (role, c) in [me, me.opponent()].into_iter().enumerate() {
+            let code = info.code[c.index()] as usize;
+            let table = if start.per_colour { c.index() } else { 0 };
+            if frozen_code(code) {
+                let row = start.row(c.index(), code as u16);
+                frozen += if role == 0 {
+                    row[LIN_TO_MOVE] as i32
+                } else {
+                    -(row[LIN_WAITING] as i32)
+                };
+            } else {
+                *rows[role].entry((table * CODES + code) as u32).or_default() += 1.0;
+            }
+        }
+    }
+    Sample {
+        rows: rows.map(|m| m.into_iter().collect()),
+        frozen: frozen as f32,
+        bucket: (threat_bucket(board, me) * BUCKETS + threat_bucket(board, me.opponent())) as u16,
+        result: result as f32,
+        search: search.map(|s| s as f32),
+        y: result as f32,
+        validation: v,
+    }
+}
+
+/// The float model: the network of `src/eval/net.rs` before quantisation, in evaluation
+/// units (an activation is a unit's sum clipped to 0..1).
+#[derive(Clone)]
+struct Model {
+    /// `lin[row][role]`, `feat[row][unit]`.
+    lin: Vec<[f32; 2]>,
+    feat: Vec<[f32; HIDDEN]>,
+    bias: [f32; HIDDEN],
+    out: [[f32; HIDDEN]; 2],
+    out_bias: f32,
+    threats: [f32; BUCKETS * BUCKETS],
+}
+
+/// What one forward pass leaves for the backward one.
+struct Pass {
+    value: f32,
+    sums: [[f32; HIDDEN]; 2],
+}
+
+impl Model {
+    /// The quantised weights `w` as they are.
+    fn exact(w: &NetWeights) -> Model {
+        let scale = (1i32 << w.shift) as f32;
+        Model {
+            lin: w
+                .feature
+                .iter()
+                .map(|r| [r[LIN_TO_MOVE] as f32, r[LIN_WAITING] as f32])
+                .collect(),
+            feat: w
+                .feature
+                .iter()
+                .map(|r| std::array::from_fn(|h| r[h] as f32 / scale))
+                .collect(),
+            bias: w.bias.map(|b| b as f32 / scale),
+            out: w.out.map(|o| o.map(|x| x as f32)),
+            out_bias: w.out_bias as f32,
+            threats: w.threats.map(|t| t as f32),
+        }
+    }
+
+    /// The start of a fit from `w` (an empty layer): `w`'s values, and a layer of small
+    /// random weights, every unit half on, that adds nothing yet (its output weights are 0).
+    fn start(w: &NetWeights, seed: u64) -> Model {
+        let mut s = seed;
+        let mut small = move || {
+            s = splitmix64(s);
+            (s >> 11) as f32 / (1u64 << 53) as f32 * 0.04 - 0.02
+        };
+        Model {
+            lin: w
+                .feature
+                .iter()
+                .map(|r| [r[LIN_TO_MOVE] as f32, r[LIN_WAITING] as f32])
+                .collect(),
+            feat: w
+                .feature
+                .iter()
+                .map(|_| std::array::from_fn(|_| small()))
+                .collect(),
+            bias: [0.5; HIDDEN],
+            out: [[0.0; HIDDEN]; 2],
+            out_bias: w.out_bias as f32,
+            threats: w.threats.map(|t| t as f32),
+        }
+    }
+
+    fn forward(&self, s: &Sample) -> Pass {
+        let mut value = s.frozen + self.out_bias + self.threats[s.bucket as usize];
+        let mut sums = [self.bias; 2];
+        for (role, rows) in s.rows.iter().enumerate() {
+            let sign = if role == 0 { 1.0 } else { -1.0 };
+            for &(r, n) in rows {
+                value += sign * n * self.lin[r as usize][role];
+                for (x, &f) in sums[role].iter_mut().zip(&self.feat[r as usize]) {
+                    *x += n * f;
+                }
+            }
+            for (x, &w) in sums[role].iter().zip(&self.out[role]) {
+                value += x.clamp(0.0, 1.0) * w;
+            }
+        }
+        Pass { value, sums }
+    }
+
+    /// Adds `g` times the value's gradient to `grad`.
+    fn backward(&self, s: &Sample, pass: &Pass, g: f32, grad: &mut Model) {
+        grad.out_bias += g;
+        grad.threats[s.bucket as usize] += g;
+        for (role, rows) in s.rows.iter().enumerate() {
+            let sign = if role == 0 { 1.0 } else { -1.0 };
+            let mut unit = [0f32; HIDDEN];
+            for (h, u) in unit.iter_mut().enumerate() {
+                let x = pass.sums[role][h];
+                grad.out[role][h] += g * x.clamp(0.0, 1.0);
+                if x > 0.0 && x < 1.0 {
+                    *u = g * self.out[role][h];
+                    grad.bias[h] += *u;
+                }
+            }
+            for &(r, n) in rows {
+                grad.lin[r as usize][role] += sign * n * g;
+                for (d, &u) in grad.feat[r as usize].iter_mut().zip(&unit) {
+                    *d += n * u;
+                }
+            }
+        }
+    }
+
+    fn zero_like(&self) -> Model {
+        Model {
+            lin: vec![[0.0; 2]; self.lin.len()],
+            feat: vec![[0.0; HIDDEN]; self.feat.len()],
+            bias: [0.0; HIDDEN],
+            out: [[0.0; HIDDEN]; 2],
+            out_bias: 0.0,
+            threats: [0.0; BUCKETS * BUCKETS],
+        }
+    }
+
+    /// Every parameter, in one order, for the optimiser.
+    fn params_mut(&mut self) -> impl Iterator<Item = &mut f32> {
+        self.lin
+            .iter_mut()
+            .flatten()
+            .chain(self.feat.iter_mut().flatten())
+            .chain(self.bias.iter_mut())
+            .chain(self.out.iter_mut().flatten())
+            .chain(std::iter::once(&mut self.out_bias))
+            .chain(self.threats.iter_mut())
+    }
+
+    fn quantise(&self, start: &NetWeights) -> NetWeights {
+        let mut w = start.clone();
+        let q = (1i32 << w.shift) as f32;
+        w.clip = q as i32;
+        let r16 = |x: f32| x.round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
+        for (i, row) in w.feature.iter_mut().enumerate() {
+            for (x, &f) in row.iter_mut().zip(&self.feat[i]) {
+                *x = r16(f * q);
+            }
+            row[LIN_TO_MOVE] = r16(self.lin[i][0]);
+            row[LIN_WAITING] = r16(self.lin[i][1]);
+        }
+        w.bias = self.bias.map(|b| (b * q).round() as i32);
+        w.out = self.out.map(|o| o.map(r16));
+        w.out_bias = self.out_bias.round() as i32;
+        w.threats = self.threats.map(r16);
+        w
+    }
+}
+
+fn sigmoid(z: f64) -> f64 {
+    1.0 / (1.0 + (-z).exp())
+}
+
+/// Mean squared error of `sigmoid(value / k)` against the targets.
+fn mse(set: &[&Sample], k: f64, value: impl Fn(&Sample) -> f64) -> f64 {
+    let sum: f64 = set
+        .iter()
+        .map(|s| (sigmoid(value(s) / k) - s.y as f64).powi(2))
+        .sum();
+    sum / set.len().max(1) as f64
+}
+
+/// The K that minimises the squared error of `value` (golden section on ln K).
+fn fit_k(set: &[&Sample], value: impl Fn(&Sample) -> f64) -> f64 {
+    let f = |lk: f64| mse(set, lk.exp(), &value);
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut a, mut b) = (1f64.ln(), 100_000f64.ln());
+    while b - a > 1e-4 {
+        let (c, d) = (b - g * (b - a), a + g * (b - a));
+        if f(c) < f(d) {
+            b = d;
+        } else {
+            a = c;
+        }
+    }
+    ((a + b) / 2.0).exp()
+}
+
+/// Minibatch Adam over `train`, reporting the validation loss after each fifth of the run.
+fn train(m: &mut Model, start: &Model, train: &[&Sample], valid: &[&Sample], k: f64, o: &Options) {
+    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+    let mut adam_m = m.zero_like();
+    let mut adam_v = m.zero_like();
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let steps_per_epoch = train.len().div_ceil(o.batch);
+    let total = o.epochs * steps_per_epoch;
+    let mut t = 0;
+    // where the pull goes: the linear values' start, 0 for the layer
+    let mut pulled_model = start.zero_like();
+    pulled_model.lin.clone_from(&start.lin);
+    pulled_model.out_bias = start.out_bias;
+    pulled_model.threats = start.threats;
+    let pulled: Vec<f32> = pulled_model.params_mut().map(|x| *x).collect();
+    // two step sizes: the layer's weights act on activations of 0..1, the rest are in
+    // evaluation units
+    let mut sizes = start.zero_like();
+    sizes
+        .lin
+        .iter_mut()
+        .flatten()
+        .for_each(|x| *x = o.lr_values as f32);
+    sizes
+        .feat
+        .iter_mut()
+        .flatten()
+        .for_each(|x| *x = o.lr as f32);
+    sizes.bias = [o.lr as f32; HIDDEN];
+    sizes.out = [[o.lr_values as f32; HIDDEN]; 2];
+    sizes.out_bias = o.lr_values as f32;
+    sizes.threats = [o.lr_values as f32; BUCKETS * BUCKETS];
+    let sizes: Vec<f32> = sizes.params_mut().map(|x| *x).collect();
+    for epoch in 0..o.epochs {
+        // a seeded shuffle
+        let mut s = splitmix64(o.seed ^ epoch as u64);
+        for i in (1..order.len()).rev() {
+            s = splitmix64(s);
+            order.swap(i, (s % (i as u64 + 1)) as usize);
+        }
+        for batch in order.chunks(o.batch) {
+            let mut grad = m.zero_like();
+            for &i in batch {
+                let s = train[i];
+                let pass = m.forward(s);
+                let p = sigmoid(pass.value as f64 / k);
+                let g = 2.0 * (p - s.y as f64) * p * (1.0 - p) / k / batch.len() as f64;
+                m.backward(s, &pass, g as f32, &mut grad);
+            }
+            t += 1;
+            let decay = (1.0 - 0.9 * t as f64 / total as f64) as f32;
+            // the pull: linear values towards the classical ones, the rest towards 0 (in
+            // units where a whole board of a value is about 1 of the logistic scale)
+            let l2 = (2.0 * o.l2 / (k * k)) as f32;
+            let (bc1, bc2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
+            let params = m.params_mut().zip(grad.params_mut());
+            let moments = adam_m.params_mut().zip(adam_v.params_mut());
+            for ((((w, g), (am, av)), &w0), &lr) in params.zip(moments).zip(&pulled).zip(&sizes) {
+                let g = *g + l2 * (*w - w0);
+                *am = b1 * *am + (1.0 - b1) * g;
+                *av = b2 * *av + (1.0 - b2) * g * g;
+                *w -= decay * lr * (*am / bc1) / ((*av / bc2).sqrt() + eps);
+            }
+        }
+        if (epoch + 1) % (o.epochs / 5).max(1) == 0 || epoch + 1 == o.epochs {
+            let tm = mse(train, k, |s| m.forward(s).value as f64);
+            let vm = mse(valid, k, |s| m.forward(s).value as f64);
+            println!(
+                "  epoch {:3}  train mse {tm:.6}  validation mse {vm:.6}",
+                epoch + 1
+            );
+        }
+    }
+}
+
+fn main() -> Result<()> {
+    let o = parse_options()?;
+    let start_weights = NetWeights::from_classical(o.rule);
+    let start = Model::start(&start_weights, o.seed);
+    let mut samples = Vec::new();
+    let mut differ = 0;
+    read_positions(&o.files, o.rule, o.seed, |p| {
+        let s = sample(p.board, &start_weights, p.result, p.search, p.validation);
+        // the start is the classical evaluation: each sample must give its value
+        let v = start.forward(&s).value.round() as i32;
+        differ += usize::from(v.clamp(-WIN_MIN + 1, WIN_MIN - 1) != evaluate(p.board));
+        samples.push(s);
+    })?;
+    if differ > 0 {
+        bail!("{differ} positions: the start differs from the classical evaluation");
+    }
+    let classical = |s: &Sample| start.forward(s).value as f64;
+    let k0 = fit_k(&samples.iter().collect::<Vec<_>>(), classical);
+    for s in &mut samples {
+        if let Some(score) = s.search {
+            s.y = ((1.0 - o.blend) * s.result as f64 + o.blend * sigmoid(score as f64 / k0)) as f32;
+        }
+    }
+    let (valid, train_set): (Vec<&Sample>, Vec<&Sample>) =
+        samples.iter().partition(|s| s.validation);
+    if train_set.is_empty() || valid.is_empty() {
+        bail!("too few games for a train/validation split");
+    }
+    let k = fit_k(&train_set, classical);
+    println!(
+        "{} training, {} validation positions; K = {k:.1}",
+        train_set.len(),
+        valid.len()
+    );
+    println!(
+        "classical: train mse {:.6}  validation mse {:.6}",
+        mse(&train_set, k, classical),
+        mse(&valid, k, classical)
+    );
+    let mut model = start.clone();
+    train(&mut model, &start, &train_set, &valid, k, &o);
+    let qw = model.quantise(&start_weights);
+    let q = Model::exact(&qw);
+    println!(
+        "quantised: train mse {:.6}  validation mse {:.6}",
+        mse(&train_set, k, |s| q.forward(s).value as f64),
+        mse(&valid, k, |s| q.forward(s).value as f64)
+    );
+    if let Some(path) = &o.out {
+        std::fs::write(path, qw.to_bytes()).with_context(|| format!("writing {path}"))?;
+        println!("weights written to {path}");
+    }
+    Ok(())
+}
