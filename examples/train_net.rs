@@ -297,8 +297,9 @@ impl Model {
         w.clip = q as i32;
         let r16 = |x: f32| x.round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
         for (i, row) in w.feature.iter_mut().enumerate() {
+            // small, so that the board's wrapping i16 sums of the layer stay exact
             for (x, &f) in row.iter_mut().zip(&self.feat[i]) {
-                *x = r16(f * q);
+                *x = (f * q).round().clamp(-127.0, 127.0) as i16;
             }
             row[LIN_TO_MOVE] = r16(self.lin[i][0]);
             row[LIN_WAITING] = r16(self.lin[i][1]);

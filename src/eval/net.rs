@@ -17,8 +17,11 @@
 //! [`NetWeights::from_classical`] writes it as a network that gives exactly the same values,
 //! which is where a fit starts.
 //!
-//! Integer throughout, so every build plays the same: weights `i16`, sums `i32`, and the
-//! layer's output divided by `2^shift` into evaluation units.
+//! Integer throughout, so every build plays the same: weights `i16`, the layer's sums `i16`
+//! (added and taken away wrapping, which is exact whenever the sum itself fits: the weights
+//! are kept small for that), the linear sums `i32`, and the layer's output divided by
+//! `2^shift` into evaluation units. The layer's sums are sixteen `i16` per colour so that an
+//! update is two SIMD additions where the target has them.
 
 use super::{threat_bucket, Evaluator, Score, WIN_MIN};
 use super::{PATTERN_WEIGHT, TEMPO, THREAT_WEIGHT_TO_MOVE, THREAT_WEIGHT_WAITING};
@@ -68,9 +71,9 @@ impl NetWeights {
         NetWeights {
             feature: vec![[0; ROW]; CODES * (1 + per_colour as usize)],
             bias: [0; HIDDEN],
-            clip: 256,
+            clip: 64,
             out: [[0; HIDDEN]; 2],
-            shift: 8,
+            shift: 6,
             out_bias: 0,
             threats: [0; BUCKETS * BUCKETS],
             per_colour,
@@ -182,33 +185,54 @@ impl NetWeights {
     /// The value for the side to move (colour index `me`) from both colours' sums and the
     /// threat bucket: the whole forward pass, shared by the board's incremental path and
     /// the from-scratch one.
-    fn forward(&self, sums: &[[i32; ROW]; 2], me: usize, bucket: usize) -> Score {
+    fn forward(&self, sums: &Sums, me: usize, bucket: usize) -> Score {
         let mut layer = 0i64;
         for (role, s) in [me, 1 - me].into_iter().enumerate() {
-            for ((&x, &b), &w) in sums[s].iter().zip(&self.bias).zip(&self.out[role]) {
-                layer += (x + b).clamp(0, self.clip) as i64 * w as i64;
+            for ((&x, &b), &w) in sums.hidden[s].iter().zip(&self.bias).zip(&self.out[role]) {
+                layer += (x as i32 + b).clamp(0, self.clip) as i64 * w as i64;
             }
         }
         let v = (layer >> self.shift)
-            + (sums[me][LIN_TO_MOVE] - sums[1 - me][LIN_WAITING]) as i64
+            + (sums.linear[me][0] - sums.linear[1 - me][1]) as i64
             + self.out_bias as i64
             + self.threats[bucket] as i64;
         v.clamp((-WIN_MIN + 1) as i64, (WIN_MIN - 1) as i64) as Score
     }
 }
 
-/// The network's accumulator: each colour's sum of its feature rows over the empty cells.
+/// Each colour's sums of its feature rows over the empty cells.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Sums {
+    /// The layer's units (wrapping).
+    hidden: [[i16; HIDDEN]; 2],
+    /// The linear values as the side to move and as the side waiting.
+    linear: [[i32; 2]; 2],
+}
+
+impl Sums {
+    /// Adds (`sign` 1) or takes away (-1) colour `c`'s `row`.
+    #[inline]
+    fn add(&mut self, c: usize, row: &[i16; ROW], sign: i16) {
+        for (s, &w) in self.hidden[c].iter_mut().zip(row) {
+            *s = s.wrapping_add(sign.wrapping_mul(w));
+        }
+        self.linear[c][0] += sign as i32 * row[LIN_TO_MOVE] as i32;
+        self.linear[c][1] += sign as i32 * row[LIN_WAITING] as i32;
+    }
+}
+
+/// The network's accumulator: the weights and the sums of the position.
 #[derive(Clone)]
 pub struct Network {
     weights: Arc<NetWeights>,
-    sums: [[i32; ROW]; 2],
+    sums: Sums,
 }
 
 impl Network {
     pub fn new(weights: Arc<NetWeights>) -> Network {
         Network {
             weights,
-            sums: [[0; ROW]; 2],
+            sums: Sums::default(),
         }
     }
 
@@ -217,12 +241,9 @@ impl Network {
     }
 
     #[inline]
-    fn add(&mut self, info: &CellInfo, sign: i32) {
+    fn add(&mut self, info: &CellInfo, sign: i16) {
         for c in 0..2 {
-            let row = self.weights.row(c, info.code[c]);
-            for (s, &w) in self.sums[c].iter_mut().zip(row) {
-                *s += sign * w as i32;
-            }
+            self.sums.add(c, self.weights.row(c, info.code[c]), sign);
         }
     }
 
@@ -230,13 +251,11 @@ impl Network {
     /// what the incremental sums must always agree with.
     pub fn evaluate_from_scratch(board: &Board<Network>) -> Score {
         let w = board.accumulator().weights();
-        let mut sums = [[0i32; ROW]; 2];
+        let mut sums = Sums::default();
         for p in board.empty_cells() {
             let info = board.cell(p);
-            for (c, sum) in sums.iter_mut().enumerate() {
-                for (s, &x) in sum.iter_mut().zip(w.row(c, info.code[c])) {
-                    *s += x as i32;
-                }
+            for c in 0..2 {
+                sums.add(c, w.row(c, info.code[c]), 1);
             }
         }
         let me = board.side();
@@ -246,10 +265,10 @@ impl Network {
 }
 
 impl Accumulator for Network {
-    type Saved = [[i32; ROW]; 2];
+    type Saved = Sums;
 
     fn clear(&mut self) {
-        self.sums = [[0; ROW]; 2];
+        self.sums = Sums::default();
     }
 
     #[inline]
@@ -269,9 +288,11 @@ impl Accumulator for Network {
             if old.code[c] != new.code[c] {
                 let was = self.weights.row(c, old.code[c]);
                 let now = self.weights.row(c, new.code[c]);
-                for ((s, &a), &b) in self.sums[c].iter_mut().zip(now).zip(was) {
-                    *s += a as i32 - b as i32;
+                for ((s, &a), &b) in self.sums.hidden[c].iter_mut().zip(now).zip(was) {
+                    *s = s.wrapping_add(a).wrapping_sub(b);
                 }
+                self.sums.linear[c][0] += now[LIN_TO_MOVE] as i32 - was[LIN_TO_MOVE] as i32;
+                self.sums.linear[c][1] += now[LIN_WAITING] as i32 - was[LIN_WAITING] as i32;
             }
         }
     }
