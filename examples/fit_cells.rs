@@ -20,7 +20,7 @@
 //! the tables as Rust source for `src/cells/`. See `scripts/tune/README.md`.
 
 use anyhow::{bail, Context, Result};
-use rensa::board::Board;
+use rensa::board::{Board, Classical};
 use rensa::cells::{code_index, CellTables, BUCKETS, CODES};
 use rensa::eval::{count_value, threat_bucket};
 use rensa::pattern::Pattern;
@@ -141,7 +141,7 @@ struct Sample {
     validation: bool,
 }
 
-fn sample(board: &Board, result: f64, search: Option<f64>, validation: bool) -> Sample {
+fn sample(board: &Board<Classical>, result: f64, search: Option<f64>, validation: bool) -> Sample {
     let me = board.side();
     let mut counts = std::collections::BTreeMap::<u32, f32>::new();
     for (role, c) in [(0, me), (1, me.opponent())] {

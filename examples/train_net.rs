@@ -19,7 +19,7 @@
 //! See `scripts/tune/README.md`.
 
 use anyhow::{bail, Context, Result};
-use rensa::board::Board;
+use rensa::board::{Board, Classical};
 use rensa::cells::{code_index, BUCKETS, CODES};
 use rensa::eval::net::{NetWeights, HIDDEN, LIN_TO_MOVE, LIN_WAITING};
 use rensa::eval::{evaluate, threat_bucket, WIN_MIN};
@@ -127,7 +127,13 @@ fn frozen_code(code: usize) -> bool {
     code <= code_index([Pattern::Flex1; 4])
 }
 
-fn sample(board: &Board, start: &NetWeights, result: f64, search: Option<f64>, v: bool) -> Sample {
+fn sample(
+    board: &Board<Classical>,
+    start: &NetWeights,
+    result: f64,
+    search: Option<f64>,
+    v: bool,
+) -> Sample {
     let me = board.side();
     let mut rows: [std::collections::BTreeMap<u32, f32>; 2] = Default::default();
     let mut frozen = 0i32;

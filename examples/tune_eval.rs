@@ -22,7 +22,7 @@
 //! with the fitted tables in the syntax of `eval/mod.rs`. See `scripts/tune/README.md`.
 
 use anyhow::{bail, Context, Result};
-use rensa::board::{Board, Color, Pos};
+use rensa::board::{Board, Classical, Color, Pos};
 use rensa::eval::{count_value, WIN_MIN};
 use rensa::pattern::{Pattern, Threat, PATTERN_COUNT, THREAT_COUNT};
 use std::fs;
@@ -163,7 +163,8 @@ fn replay(
     skip_open_threes: bool,
     samples: &mut Vec<Sample>,
 ) -> Result<()> {
-    let mut board = Board::new(game.size, game.size, game.rule);
+    let mut board =
+        Board::with_accumulator(game.size, game.size, game.rule, Classical::new(game.rule));
     for (ply, &(x, y)) in game.moves.iter().enumerate() {
         if x >= game.size || y >= game.size || !board.is_empty(Pos::new(x, y)) {
             bail!("move {} ({x},{y}) is off the board or taken", ply + 1);

@@ -16,7 +16,7 @@
 //!
 //! A block cut short (the run was killed while writing) is dropped when the file is resumed.
 
-use crate::board::{Board, Color, Pos};
+use crate::board::{Accumulator, Board, Color, Pos, Shipped};
 use crate::engine::{Engine, ThinkLimits};
 use crate::eval::is_mate_score;
 use crate::pattern::Threat;
@@ -124,7 +124,12 @@ impl Record {
 
     /// The position, to deduplicate by.
     pub fn board(&self) -> Board {
-        let mut b = Board::new(self.width, self.height, self.rule);
+        self.board_with(Shipped::new(self.rule))
+    }
+
+    /// The position on a board keeping the sums of `acc`.
+    pub fn board_with<A: Accumulator>(&self, acc: A) -> Board<A> {
+        let mut b = Board::with_accumulator(self.width, self.height, self.rule, acc);
         for &(p, c) in &self.stones {
             b.put(p, c);
         }

@@ -3,7 +3,7 @@
 //! the search would evaluate statically.
 
 use anyhow::{Context, Result};
-use rensa::board::{Board, Color};
+use rensa::board::{Accumulator, Board, Color};
 use rensa::pattern::Threat;
 use rensa::rules::Rule;
 
@@ -124,7 +124,7 @@ pub fn splitmix64(mut z: u64) -> u64 {
 /// answer with a four): the search never asks `evaluate` about such positions. With
 /// `skip_open_threes`, also any position where either side can make an open four, which
 /// leaves the Flex4 weights without data.
-pub fn is_decided(board: &Board, skip_open_threes: bool) -> bool {
+pub fn is_decided<A: Accumulator>(board: &Board<A>, skip_open_threes: bool) -> bool {
     let me = board.side();
     let opp = me.opponent();
     let open_four = |c: Color| board.count(c, Threat::Flex4) > 0;

@@ -3,7 +3,7 @@
 
 use super::games::{is_decided, parse_game, splitmix64};
 use anyhow::{bail, Context, Result};
-use rensa::board::{Board, Color, Pos};
+use rensa::board::{Board, Classical, Color, Pos};
 use rensa::rules::Rule;
 use rensa::selfplay;
 use std::fs;
@@ -11,7 +11,7 @@ use std::path::Path;
 
 /// One position handed to a fit.
 pub struct Position<'a> {
-    pub board: &'a Board,
+    pub board: &'a Board<Classical>,
     /// The game's result for the side to move: 1 win, 0.5 draw, 0 loss.
     pub result: f64,
     /// The search's score, when the data has one (self-play files).
@@ -40,7 +40,7 @@ pub fn read_positions(
                 if r.rule != rule {
                     return;
                 }
-                let board = r.board();
+                let board = r.board_with(Classical::new(rule));
                 if is_decided(&board, false) {
                     return;
                 }
@@ -71,7 +71,8 @@ pub fn read_positions(
                 continue;
             }
             let validation = splitmix64(game.group ^ splitmix64(seed)) % 10 == 0;
-            let mut board = Board::new(game.size, game.size, game.rule);
+            let mut board =
+                Board::with_accumulator(game.size, game.size, game.rule, Classical::new(rule));
             for (ply, &(x, y)) in game.moves.iter().enumerate() {
                 if x >= game.size || y >= game.size || !board.is_empty(Pos::new(x, y)) {
                     bail!("{}: move {} is off the board or taken", at(), ply + 1);

@@ -6,16 +6,19 @@
 //! move, so an accumulator never has to run its updates backwards. The evaluation built on
 //! it (`crate::eval::Evaluator`) reads the accumulator and the board's threat counts.
 //!
-//! [`Classical`] is the one the engine plays with: the line-pattern histogram and the fitted
-//! per-cell table sums of [`crate::cells`]. A learned evaluation brings its own (a network's
-//! first layer summed over the cells) and the board and search stay as they are.
+//! [`Classical`] holds the line-pattern histogram and the fitted per-cell table sums of
+//! [`crate::cells`]; [`Network`] a network's sums (`crate::cells::net`: a row of weights per
+//! cell by its pattern code). [`Shipped`], the board's default, is the one the engine plays
+//! each rule with: the rule's trained network where it has one, else the classical sums.
 
 use super::CellInfo;
+use crate::cells::net::{self, NetWeights, Sums};
 use crate::cells::{self, CellTables, CODES};
 use crate::geometry::Color;
 use crate::pattern::{Pattern, PATTERN_COUNT};
 use crate::rules::Rule;
 use std::fmt;
+use std::sync::Arc;
 
 /// Incremental sums over the board's empty cells, kept by the board on make and undo.
 pub trait Accumulator: Clone + Send + Sync + 'static {
@@ -153,5 +156,151 @@ impl Accumulator for Classical {
     #[inline]
     fn restore(&mut self, saved: ClassicalSums) {
         self.sums = saved;
+    }
+}
+
+/// A network's sums (`crate::cells::net`): each colour's sum of its feature rows over the
+/// empty cells.
+#[derive(Clone)]
+pub struct Network {
+    weights: Arc<NetWeights>,
+    sums: Sums,
+}
+
+impl Network {
+    pub fn new(weights: Arc<NetWeights>) -> Network {
+        Network {
+            weights,
+            sums: Sums::default(),
+        }
+    }
+
+    pub fn weights(&self) -> &NetWeights {
+        &self.weights
+    }
+
+    #[inline]
+    pub fn sums(&self) -> &Sums {
+        &self.sums
+    }
+
+    #[inline]
+    fn add(&mut self, info: &CellInfo, sign: i16) {
+        for c in 0..2 {
+            self.sums.add(c, self.weights.row(c, info.code[c]), sign);
+        }
+    }
+}
+
+impl Accumulator for Network {
+    type Saved = Sums;
+
+    fn clear(&mut self) {
+        self.sums = Sums::default();
+    }
+
+    #[inline]
+    fn cell_added(&mut self, _q: usize, info: &CellInfo) {
+        self.add(info, 1);
+    }
+
+    #[inline]
+    fn cell_removed(&mut self, _q: usize, info: &CellInfo) {
+        self.add(info, -1);
+    }
+
+    #[inline]
+    fn cell_changed(&mut self, _q: usize, _line: usize, old: &CellInfo, new: &CellInfo) {
+        // only the colours whose code moved touch their sums
+        for c in 0..2 {
+            if old.code[c] != new.code[c] {
+                let was = self.weights.row(c, old.code[c]);
+                self.sums.replace(c, was, self.weights.row(c, new.code[c]));
+            }
+        }
+    }
+
+    #[inline]
+    fn save(&self) -> Sums {
+        self.sums
+    }
+
+    #[inline]
+    fn restore(&mut self, saved: Sums) {
+        self.sums = saved;
+    }
+}
+
+/// The evaluation the engine plays with: the rule's trained network where it has one
+/// ([`crate::cells::net::network`]), else the classical sums.
+#[derive(Clone)]
+pub enum Shipped {
+    Classical(Classical),
+    Network(Network),
+}
+
+/// What [`Shipped`] saves for undo.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ShippedSums {
+    Classical(ClassicalSums),
+    Network(Sums),
+}
+
+impl Shipped {
+    pub fn new(rule: Rule) -> Shipped {
+        match net::network(rule) {
+            Some(w) => Shipped::Network(Network::new(w)),
+            None => Shipped::Classical(Classical::new(rule)),
+        }
+    }
+}
+
+/// `$acc.$hook(...)` on whichever accumulator `Shipped` holds.
+macro_rules! both {
+    ($self:ident, $a:ident => $e:expr) => {
+        match $self {
+            Shipped::Classical($a) => $e,
+            Shipped::Network($a) => $e,
+        }
+    };
+}
+
+impl Accumulator for Shipped {
+    type Saved = ShippedSums;
+
+    fn clear(&mut self) {
+        both!(self, a => a.clear())
+    }
+
+    #[inline]
+    fn cell_added(&mut self, q: usize, info: &CellInfo) {
+        both!(self, a => a.cell_added(q, info))
+    }
+
+    #[inline]
+    fn cell_removed(&mut self, q: usize, info: &CellInfo) {
+        both!(self, a => a.cell_removed(q, info))
+    }
+
+    #[inline]
+    fn cell_changed(&mut self, q: usize, line: usize, old: &CellInfo, new: &CellInfo) {
+        both!(self, a => a.cell_changed(q, line, old, new))
+    }
+
+    #[inline]
+    fn save(&self) -> ShippedSums {
+        match self {
+            Shipped::Classical(a) => ShippedSums::Classical(a.save()),
+            Shipped::Network(a) => ShippedSums::Network(a.save()),
+        }
+    }
+
+    #[inline]
+    fn restore(&mut self, saved: ShippedSums) {
+        match (self, saved) {
+            (Shipped::Classical(a), ShippedSums::Classical(s)) => a.restore(s),
+            (Shipped::Network(a), ShippedSums::Network(s)) => a.restore(s),
+            _ => unreachable!("sums of the other evaluation"),
+        }
     }
 }

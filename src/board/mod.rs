@@ -11,7 +11,7 @@ use std::fmt;
 use std::sync::OnceLock;
 
 mod accumulator;
-pub use accumulator::{Accumulator, Classical, ClassicalSums};
+pub use accumulator::{Accumulator, Classical, ClassicalSums, Network, Shipped, ShippedSums};
 
 pub use crate::geometry::{Color, Grid, Pos, DIR_OFFSETS, GRID_CELLS, MAX_SIZE, MIN_SIZE, STRIDE};
 use crate::geometry::{EMPTY, WALL};
@@ -97,9 +97,9 @@ const NEAR_REACH: [(isize, isize); 24] = {
 };
 
 /// The game board with incremental threat data, and the sums of the evaluation's
-/// accumulator `A` (the classical evaluation's by default).
+/// accumulator `A` (by default the evaluation the engine plays with, [`Shipped`]).
 #[derive(Clone)]
-pub struct Board<A: Accumulator = Classical> {
+pub struct Board<A: Accumulator = Shipped> {
     rule: Rule,
     tables: &'static PatternTables,
     grid: Grid,
@@ -127,15 +127,10 @@ impl<A: Accumulator> fmt::Debug for Board<A> {
 }
 
 impl Board {
-    /// An empty `width`×`height` board, black to move, with the classical evaluation's sums.
+    /// An empty `width`×`height` board, black to move, with the sums of the evaluation the
+    /// engine plays `rule` with.
     pub fn new(width: usize, height: usize, rule: Rule) -> Board {
-        Board::with_accumulator(width, height, rule, Classical::new(rule))
-    }
-
-    /// How many (empty cell, line) pairs give colour `c` the line pattern `p`.
-    #[inline]
-    pub fn pattern_count(&self, c: Color, p: Pattern) -> u16 {
-        self.acc.pattern_count(c, p)
+        Board::with_accumulator(width, height, rule, Shipped::new(rule))
     }
 
     /// Builds a board from a diagram (`x` black, `o` white, `.` or `-` empty, one row per
@@ -143,7 +138,15 @@ impl Board {
     /// black when equal, else white. Stones go down black/white alternately where possible,
     /// so the history is a plausible game.
     pub fn from_diagram(text: &str, rule: Rule) -> Board {
-        Board::from_diagram_with(text, rule, Classical::new(rule))
+        Board::from_diagram_with(text, rule, Shipped::new(rule))
+    }
+}
+
+impl Board<Classical> {
+    /// How many (empty cell, line) pairs give colour `c` the line pattern `p`.
+    #[inline]
+    pub fn pattern_count(&self, c: Color, p: Pattern) -> u16 {
+        self.acc.pattern_count(c, p)
     }
 }
 

@@ -33,6 +33,7 @@ pub const ZERO: CellTables = CellTables {
 static NONE: CellTables = ZERO;
 
 mod freestyle;
+pub mod net;
 mod renju;
 
 /// The fitted tables of `rule`. Caro has none (no data yet): it keeps the threat-count model

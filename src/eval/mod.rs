@@ -15,7 +15,7 @@
 //! implies mean much (an open-two cell is worth about nothing once both are counted), so
 //! single negative entries are expected.
 
-use crate::board::{Accumulator, Board, Classical, Color, Pos};
+use crate::board::{Accumulator, Board, Classical, Color, Pos, Shipped};
 use crate::cells::BUCKETS;
 use crate::pattern::{Pattern, Threat, PATTERN_COUNT, THREAT_COUNT};
 
@@ -86,10 +86,15 @@ pub const THREAT_WEIGHT_WAITING: [Score; THREAT_COUNT] = [
 /// Bonus for simply having the move.
 pub const TEMPO: Score = 106;
 
-fn side_value(board: &Board, c: Color, weights: &[Score; THREAT_COUNT]) -> Score {
+fn side_value<A: Accumulator>(
+    board: &Board<A>,
+    acc: &Classical,
+    c: Color,
+    weights: &[Score; THREAT_COUNT],
+) -> Score {
     let mut v = 0;
     for (i, &w) in PATTERN_WEIGHT.iter().enumerate() {
-        v += w * board.pattern_count(c, Pattern::from_u8(i as u8)) as Score;
+        v += w * acc.pattern_count(c, Pattern::from_u8(i as u8)) as Score;
     }
     for t in Threat::ALL {
         v += weights[t as usize] * board.count(c, t) as Score;
@@ -111,26 +116,45 @@ pub fn evaluate<E: Evaluator>(board: &Board<E>) -> Score {
     E::evaluate(board)
 }
 
-/// The classical evaluation: the threat-count model plus the fitted corrections of
-/// [`crate::cells`].
+/// The classical evaluation of `board` from its classical sums `acc`: the threat-count
+/// model plus the fitted corrections of [`crate::cells`].
+fn classical_value<A: Accumulator>(board: &Board<A>, acc: &Classical) -> Score {
+    let me = board.side();
+    let opp = me.opponent();
+    let bucket = threat_bucket(board, me) * BUCKETS + threat_bucket(board, opp);
+    let v = count_value_of(board, acc) + acc.cell_values(me, true) - acc.cell_values(opp, false)
+        + acc.tables().threats[bucket] as Score;
+    v.clamp(-WIN_MIN + 1, WIN_MIN - 1)
+}
+
 impl Evaluator for Classical {
-    fn evaluate(board: &Board) -> Score {
-        let me = board.side();
-        let opp = me.opponent();
-        let acc = board.accumulator();
-        let bucket = threat_bucket(board, me) * BUCKETS + threat_bucket(board, opp);
-        let v = count_value(board) + acc.cell_values(me, true) - acc.cell_values(opp, false)
-            + acc.tables().threats[bucket] as Score;
-        v.clamp(-WIN_MIN + 1, WIN_MIN - 1)
+    #[inline]
+    fn evaluate(board: &Board<Classical>) -> Score {
+        classical_value(board, board.accumulator())
+    }
+}
+
+/// The engine's evaluation: the rule's network or the classical one.
+impl Evaluator for Shipped {
+    #[inline]
+    fn evaluate(board: &Board<Shipped>) -> Score {
+        match board.accumulator() {
+            Shipped::Classical(acc) => classical_value(board, acc),
+            Shipped::Network(acc) => net::value_of(board, acc),
+        }
     }
 }
 
 /// The threat-count model alone (what the tables of `crate::cells` correct), for the
 /// fitting tools.
-pub fn count_value(board: &Board) -> Score {
+pub fn count_value(board: &Board<Classical>) -> Score {
+    count_value_of(board, board.accumulator())
+}
+
+fn count_value_of<A: Accumulator>(board: &Board<A>, acc: &Classical) -> Score {
     let me = board.side();
-    side_value(board, me, &THREAT_WEIGHT_TO_MOVE)
-        - side_value(board, me.opponent(), &THREAT_WEIGHT_WAITING)
+    side_value(board, acc, me, &THREAT_WEIGHT_TO_MOVE)
+        - side_value(board, acc, me.opponent(), &THREAT_WEIGHT_WAITING)
         + TEMPO
 }
 
@@ -240,7 +264,7 @@ mod tests {
             (5, 9),
         ];
         for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
-            let mut b = Board::new(15, 15, rule);
+            let mut b = Board::with_accumulator(15, 15, rule, Classical::new(rule));
             for &(x, y) in &moves {
                 b.make(Pos::new(x, y));
                 let t = tables(rule);

@@ -223,7 +223,8 @@ fn history_stays_bounded_under_any_updates() {
 /// positions are the network's, not the classical evaluation's.
 #[test]
 fn searches_a_board_with_another_evaluator() {
-    use crate::eval::net::{NetWeights, Network};
+    use crate::board::Network;
+    use crate::eval::net::NetWeights;
     use std::sync::Arc;
     let diagram = "
         . . . . . . . . . o
