@@ -28,8 +28,11 @@ use rensa::rules::Rule;
 use std::fmt::Write as _;
 use std::fs;
 
+#[path = "common/fit.rs"]
+mod fit;
 #[path = "common/games.rs"]
 mod games;
+use fit::{fit_scale, parse_rule, sigmoid};
 #[path = "common/positions.rs"]
 mod positions;
 use positions::read_positions;
@@ -78,14 +81,7 @@ fn parse_options() -> Result<Options> {
     while let Some(a) = args.next() {
         let mut value = |name: &str| args.next().with_context(|| format!("{name} needs a value"));
         match a.as_str() {
-            "--rule" => {
-                o.rule = match value("--rule")?.as_str() {
-                    "freestyle" | "0" => Rule::Freestyle,
-                    "standard" | "1" => Rule::Standard,
-                    "renju" | "4" => Rule::Renju,
-                    r => bail!("--rule {r}: freestyle, standard or renju"),
-                }
-            }
+            "--rule" => o.rule = parse_rule(&value("--rule")?)?,
             "--l2" => o.l2 = value("--l2")?.parse().context("--l2")?,
             "--iters" => o.iters = value("--iters")?.parse().context("--iters")?,
             "--lr" => o.lr = value("--lr")?.parse().context("--lr")?,
@@ -173,10 +169,6 @@ fn read_samples(o: &Options) -> Result<Vec<Sample>> {
     Ok(samples)
 }
 
-fn sigmoid(z: f64) -> f64 {
-    1.0 / (1.0 + (-z).exp())
-}
-
 /// A model: which families it fits, and which parameters are free.
 struct Model {
     name: &'static str,
@@ -256,26 +248,14 @@ impl Model {
     }
 }
 
-/// The K that minimises the squared error of the current evaluation (golden section on ln K).
+/// The K that minimises the squared error of the current evaluation.
 fn fit_k(train: &[&Sample]) -> f64 {
     let base = Model {
         name: "",
         families: vec![],
         free: vec![],
     };
-    let f = |lk: f64| base.losses(train, &[], lk.exp()).0;
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut a, mut b) = (1f64.ln(), 100_000f64.ln());
-    while b - a > 1e-4 {
-        let c = b - g * (b - a);
-        let d = a + g * (b - a);
-        if f(c) < f(d) {
-            b = d;
-        } else {
-            a = c;
-        }
-    }
-    ((a + b) / 2.0).exp()
+    fit_scale(|k| base.losses(train, &[], k).0)
 }
 
 /// The tables as Rust source: one `i16` array per cell table, one for the threat buckets.

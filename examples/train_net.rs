@@ -26,8 +26,11 @@ use rensa::eval::{evaluate, threat_bucket, WIN_MIN};
 use rensa::pattern::Pattern;
 use rensa::rules::Rule;
 
+#[path = "common/fit.rs"]
+mod fit;
 #[path = "common/games.rs"]
 mod games;
+use fit::{fit_scale, parse_rule, sigmoid};
 #[path = "common/positions.rs"]
 mod positions;
 use games::splitmix64;
@@ -79,14 +82,7 @@ fn parse_options() -> Result<Options> {
     while let Some(a) = args.next() {
         let mut value = |name: &str| args.next().with_context(|| format!("{name} needs a value"));
         match a.as_str() {
-            "--rule" => {
-                o.rule = match value("--rule")?.as_str() {
-                    "freestyle" | "0" => Rule::Freestyle,
-                    "standard" | "1" => Rule::Standard,
-                    "renju" | "4" => Rule::Renju,
-                    r => bail!("--rule {r}: freestyle, standard or renju"),
-                }
-            }
+            "--rule" => o.rule = parse_rule(&value("--rule")?)?,
             "--epochs" => o.epochs = value("--epochs")?.parse().context("--epochs")?,
             "--lr" => o.lr = value("--lr")?.parse().context("--lr")?,
             "--lr-values" => o.lr_values = value("--lr-values")?.parse().context("--lr-values")?,
@@ -214,22 +210,13 @@ impl Model {
             s = splitmix64(s);
             (s >> 11) as f32 / (1u64 << 53) as f32 * 0.04 - 0.02
         };
-        Model {
-            lin: w
-                .feature
-                .iter()
-                .map(|r| [r[LIN_TO_MOVE] as f32, r[LIN_WAITING] as f32])
-                .collect(),
-            feat: w
-                .feature
-                .iter()
-                .map(|_| std::array::from_fn(|_| small()))
-                .collect(),
-            bias: [0.5; HIDDEN],
-            out: [[0.0; HIDDEN]; 2],
-            out_bias: w.out_bias as f32,
-            threats: w.threats.map(|t| t as f32),
-        }
+        let mut m = Model::exact(w);
+        m.feat
+            .iter_mut()
+            .for_each(|r| *r = std::array::from_fn(|_| small()));
+        m.bias = [0.5; HIDDEN];
+        m.out = [[0.0; HIDDEN]; 2];
+        m
     }
 
     fn forward(&self, s: &Sample) -> Pass {
@@ -318,10 +305,6 @@ impl Model {
     }
 }
 
-fn sigmoid(z: f64) -> f64 {
-    1.0 / (1.0 + (-z).exp())
-}
-
 /// Mean squared error of `sigmoid(value / k)` against the targets.
 fn mse(set: &[&Sample], k: f64, value: impl Fn(&Sample) -> f64) -> f64 {
     let sum: f64 = set
@@ -331,20 +314,9 @@ fn mse(set: &[&Sample], k: f64, value: impl Fn(&Sample) -> f64) -> f64 {
     sum / set.len().max(1) as f64
 }
 
-/// The K that minimises the squared error of `value` (golden section on ln K).
+/// The K that minimises the squared error of `value`.
 fn fit_k(set: &[&Sample], value: impl Fn(&Sample) -> f64) -> f64 {
-    let f = |lk: f64| mse(set, lk.exp(), &value);
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut a, mut b) = (1f64.ln(), 100_000f64.ln());
-    while b - a > 1e-4 {
-        let (c, d) = (b - g * (b - a), a + g * (b - a));
-        if f(c) < f(d) {
-            b = d;
-        } else {
-            a = c;
-        }
-    }
-    ((a + b) / 2.0).exp()
+    fit_scale(|k| mse(set, k, &value))
 }
 
 /// Minibatch Adam over `train`, reporting the validation loss after each fifth of the run.
