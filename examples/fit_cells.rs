@@ -39,6 +39,8 @@ use positions::read_positions;
 
 struct Options {
     rule: Rule,
+    /// Rules whose games are read as `rule`'s, for training only.
+    also: Vec<Rule>,
     l2: f64,
     iters: usize,
     lr: f64,
@@ -51,9 +53,12 @@ struct Options {
     files: Vec<String>,
 }
 
-const USAGE: &str = "usage: fit_cells --rule R [--l2 X] [--iters N] [--lr X] [--seed N]
+const USAGE: &str =
+    "usage: fit_cells --rule R [--also-rule R]... [--l2 X] [--iters N] [--lr X] [--seed N]
                  [--min-count N] [--blend X] [--write M] [--out FILE] FILE.jsonl|FILE.bin...
   --rule R       the rule whose games are fitted (freestyle, standard, renju; others skipped)
+  --also-rule R  fit this rule's games too, set up on boards of --rule (validation stays
+                 --rule's own games)
   --l2 X         pull towards 0: X * sum((w / K)^2) (default 0.0005)
   --iters N      Adam steps per model (default 3000)
   --lr X         Adam step size in score units, decaying linearly to a tenth (default 4)
@@ -67,6 +72,7 @@ const USAGE: &str = "usage: fit_cells --rule R [--l2 X] [--iters N] [--lr X] [--
 fn parse_options() -> Result<Options> {
     let mut o = Options {
         rule: Rule::Freestyle,
+        also: Vec::new(),
         l2: 5e-4,
         iters: 3000,
         lr: 4.0,
@@ -82,6 +88,7 @@ fn parse_options() -> Result<Options> {
         let mut value = |name: &str| args.next().with_context(|| format!("{name} needs a value"));
         match a.as_str() {
             "--rule" => o.rule = parse_rule(&value("--rule")?)?,
+            "--also-rule" => o.also.push(parse_rule(&value("--also-rule")?)?),
             "--l2" => o.l2 = value("--l2")?.parse().context("--l2")?,
             "--iters" => o.iters = value("--iters")?.parse().context("--iters")?,
             "--lr" => o.lr = value("--lr")?.parse().context("--lr")?,
@@ -163,7 +170,7 @@ fn sample(board: &Board<Classical>, result: f64, search: Option<f64>, validation
 
 fn read_samples(o: &Options) -> Result<Vec<Sample>> {
     let mut samples = Vec::new();
-    read_positions(&o.files, o.rule, o.seed, |p| {
+    read_positions(&o.files, o.rule, &o.also, o.seed, |p| {
         samples.push(sample(p.board, p.result, p.search, p.validation))
     })?;
     Ok(samples)

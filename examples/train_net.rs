@@ -1,7 +1,7 @@
 //! Trains the network of `src/eval/net.rs` on game records and self-play files.
 //!
 //! ```text
-//! cargo run --release --example train_net -- --rule freestyle [--epochs N] [--lr X] \
+//! cargo run --release --example train_net -- --rule freestyle [--also-rule R]... [--epochs N] [--lr X] \
 //!     [--lr-values X] [--l2 X] [--batch N] [--blend X] [--seed N] [--out FILE] FILE.jsonl|FILE.rnsp...
 //! ```
 //!
@@ -37,9 +37,11 @@ use games::splitmix64;
 use positions::read_positions;
 
 const USAGE: &str =
-    "usage: train_net --rule R [--epochs N] [--lr X] [--lr-values X] [--l2 X] [--batch N]
-                 [--blend X] [--seed N] [--out FILE] FILE.jsonl|FILE.rnsp...
+    "usage: train_net --rule R [--also-rule R]... [--epochs N] [--lr X] [--lr-values X] [--l2 X]
+                 [--batch N] [--blend X] [--seed N] [--out FILE] FILE.jsonl|FILE.rnsp...
   --rule R     freestyle, standard or renju
+  --also-rule R  train on this rule's games too, set up on boards of --rule (validation
+               stays --rule's own games)
   --epochs N   passes over the training positions (default 30)
   --lr X       Adam step size of the layer's weights and biases, decaying linearly to a
                tenth (default 0.003)
@@ -54,6 +56,8 @@ const USAGE: &str =
 
 struct Options {
     rule: Rule,
+    /// Rules whose games are read as `rule`'s, for training only.
+    also: Vec<Rule>,
     epochs: usize,
     lr: f64,
     lr_values: f64,
@@ -68,6 +72,7 @@ struct Options {
 fn parse_options() -> Result<Options> {
     let mut o = Options {
         rule: Rule::Freestyle,
+        also: Vec::new(),
         epochs: 30,
         lr: 0.003,
         lr_values: 1.0,
@@ -83,6 +88,7 @@ fn parse_options() -> Result<Options> {
         let mut value = |name: &str| args.next().with_context(|| format!("{name} needs a value"));
         match a.as_str() {
             "--rule" => o.rule = parse_rule(&value("--rule")?)?,
+            "--also-rule" => o.also.push(parse_rule(&value("--also-rule")?)?),
             "--epochs" => o.epochs = value("--epochs")?.parse().context("--epochs")?,
             "--lr" => o.lr = value("--lr")?.parse().context("--lr")?,
             "--lr-values" => o.lr_values = value("--lr-values")?.parse().context("--lr-values")?,
@@ -400,7 +406,7 @@ fn main() -> Result<()> {
     let start = Model::start(&start_weights, o.seed);
     let mut samples = Vec::new();
     let mut differ = 0;
-    read_positions(&o.files, o.rule, o.seed, |p| {
+    read_positions(&o.files, o.rule, &o.also, o.seed, |p| {
         let s = sample(p.board, &start_weights, p.result, p.search, p.validation);
         // the start is the classical evaluation: each sample must give its value
         let v = start.forward(&s).value.round() as i32;

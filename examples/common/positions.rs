@@ -5,7 +5,7 @@ use super::games::{is_decided, parse_game, splitmix64};
 use anyhow::{bail, Context, Result};
 use rensa::board::{Board, Classical, Color, Pos};
 use rensa::rules::Rule;
-use rensa::selfplay;
+use rensa::selfplay::{self, Record};
 use std::fs;
 use std::path::Path;
 
@@ -23,11 +23,30 @@ pub struct Position<'a> {
 /// or `pbrain-rensa selfplay` files) that the search would evaluate statically to `take`.
 /// Games go 90/10 to training and validation by opening (`seed` picks another split), so a
 /// game's positions stay on one side.
+///
+/// The games of each rule in `also` are read too, set up on boards of `rule`, and all go to
+/// training: the shapes of one rule's games teach another rule's evaluation where that rule
+/// has few games of its own (their results may read differently under `rule`: a freestyle
+/// overline win is no standard win).
 pub fn read_positions(
     files: &[String],
     rule: Rule,
+    also: &[Rule],
     seed: u64,
     mut take: impl FnMut(Position),
+) -> Result<()> {
+    for &source in std::iter::once(&rule).chain(also) {
+        read_source(files, source, rule, seed, &mut take)?;
+    }
+    Ok(())
+}
+
+fn read_source(
+    files: &[String],
+    source: Rule,
+    rule: Rule,
+    seed: u64,
+    take: &mut impl FnMut(Position),
 ) -> Result<()> {
     let (mut games, mut positions) = (0, 0);
     for (file_no, file) in files.iter().enumerate() {
@@ -37,17 +56,17 @@ pub fn read_positions(
         {
             let before = positions;
             selfplay::read_file(Path::new(file), |r| {
-                if r.rule != rule {
+                if r.rule != source {
                     return;
                 }
-                let board = r.board_with(Classical::new(rule));
+                let board = Record { rule, ..r.clone() }.board_with(Classical::new(rule));
                 if is_decided(&board, false) {
                     return;
                 }
                 let opening = r.stones.iter().take(4).fold(0u64, |h, &(p, c)| {
                     splitmix64(h ^ ((p.index() as u64) << 1 | c.index() as u64))
                 });
-                let validation = splitmix64(opening ^ splitmix64(seed)) % 10 == 0;
+                let validation = source == rule && splitmix64(opening ^ splitmix64(seed)) % 10 == 0;
                 positions += 1;
                 take(Position {
                     board: &board,
@@ -57,7 +76,7 @@ pub fn read_positions(
                 });
             })
             .with_context(|| format!("reading {file}"))?;
-            println!("{file}: {} positions of {rule:?}", positions - before);
+            println!("{file}: {} positions of {source:?}", positions - before);
             continue;
         }
         let text = fs::read_to_string(file).with_context(|| format!("reading {file}"))?;
@@ -67,12 +86,12 @@ pub fn read_positions(
             }
             let at = || format!("{file}:{}", line_no + 1);
             let game = parse_game(line, file_no, line_no).with_context(at)?;
-            if game.rule != rule {
+            if game.rule != source {
                 continue;
             }
-            let validation = splitmix64(game.group ^ splitmix64(seed)) % 10 == 0;
+            let validation = source == rule && splitmix64(game.group ^ splitmix64(seed)) % 10 == 0;
             let mut board =
-                Board::with_accumulator(game.size, game.size, game.rule, Classical::new(rule));
+                Board::with_accumulator(game.size, game.size, rule, Classical::new(rule));
             for (ply, &(x, y)) in game.moves.iter().enumerate() {
                 if x >= game.size || y >= game.size || !board.is_empty(Pos::new(x, y)) {
                     bail!("{}: move {} is off the board or taken", at(), ply + 1);
@@ -96,6 +115,6 @@ pub fn read_positions(
             games += 1;
         }
     }
-    println!("{games} games of {rule:?}, {positions} positions");
+    println!("{games} games of {source:?}, {positions} positions");
     Ok(())
 }
