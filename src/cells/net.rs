@@ -172,19 +172,20 @@ impl Sums {
     }
 }
 
-/// The trained network of `rule`, if it plays with one: freestyle (see
-/// `scripts/tune/README.md` for the data and the command that make `net/freestyle.bin`).
+/// The trained network of `rule`, if it plays with one: freestyle, standard and renju (see
+/// `scripts/tune/README.md` for the data and the commands that make `net/*.bin`). Caro has
+/// no games to learn from yet and plays the classical evaluation.
 pub fn network(rule: Rule) -> Option<Arc<NetWeights>> {
-    static FREESTYLE: OnceLock<Arc<NetWeights>> = OnceLock::new();
-    match rule {
-        Rule::Freestyle => Some(
-            FREESTYLE
-                .get_or_init(|| {
-                    let bytes = include_bytes!("net/freestyle.bin");
-                    Arc::new(NetWeights::from_bytes(bytes).expect("net/freestyle.bin"))
-                })
-                .clone(),
-        ),
-        _ => None,
-    }
+    static NETS: [OnceLock<Arc<NetWeights>>; 3] =
+        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let (slot, bytes, name): (usize, &[u8], &str) = match rule {
+        Rule::Freestyle => (0, include_bytes!("net/freestyle.bin"), "freestyle"),
+        Rule::Standard => (1, include_bytes!("net/standard.bin"), "standard"),
+        _ => return None,
+    };
+    Some(
+        NETS[slot]
+            .get_or_init(|| Arc::new(NetWeights::from_bytes(bytes).expect(name)))
+            .clone(),
+    )
 }

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::board::{Classical, Pos};
+use crate::cells::net::network;
 use crate::eval::evaluate;
 use std::sync::Arc;
 
@@ -123,5 +124,41 @@ fn weights_survive_bytes() {
         assert_eq!(NetWeights::from_bytes(&bytes), Some(w));
         assert_eq!(NetWeights::from_bytes(&bytes[..bytes.len() - 1]), None);
         assert_eq!(NetWeights::from_bytes(&bytes[1..]), None);
+    }
+}
+
+/// Each rule's shipped network loads, reads the rule's cells as the classical tables do (one
+/// table for both colours, or black and white apart) and is not the classical evaluation;
+/// renju and caro have none. On random games of each size the
+/// board's value is the network's, and its incremental value the from-scratch one.
+#[test]
+fn the_shipped_networks_fit_their_rules() {
+    let mut rnd = Rnd(0x51ed_270b_2f8e_4c63);
+    assert!(network(Rule::Renju).is_none() && network(Rule::Caro).is_none());
+    for rule in [Rule::Freestyle, Rule::Standard] {
+        let net = network(rule).unwrap_or_else(|| panic!("{rule:?} has no network"));
+        assert_eq!(
+            net.per_colour,
+            NetWeights::from_classical(rule).per_colour,
+            "{rule:?}"
+        );
+        for (w, h) in [(15, 15), (20, 20), (9, 12)] {
+            let mut shipped = Board::new(w, h, rule);
+            let mut learned = Board::with_accumulator(w, h, rule, Network::new(net.clone()));
+            let mut classical = Board::with_accumulator(w, h, rule, Classical::new(rule));
+            let mut differ = 0;
+            for _ in 0..(w * h / 2) {
+                let empties: Vec<Pos> = shipped.empty_cells().collect();
+                let p = empties[rnd.below(empties.len())];
+                shipped.make(p);
+                learned.make(p);
+                classical.make(p);
+                let v = evaluate(&shipped);
+                assert_eq!(v, evaluate(&learned), "{rule:?} {w}x{h}");
+                assert_eq!(v, evaluate_from_scratch(&learned), "{rule:?} {w}x{h}");
+                differ += usize::from(v != evaluate(&classical));
+            }
+            assert!(differ > w * h / 4, "{rule:?} {w}x{h}: {differ} differ");
+        }
     }
 }
