@@ -1,8 +1,9 @@
 //! Trains the network of `src/eval/net.rs` on game records and self-play files.
 //!
 //! ```text
-//! cargo run --release --example train_net -- --rule freestyle [--also-rule R]... [--epochs N] [--lr X] \
-//!     [--lr-values X] [--l2 X] [--batch N] [--blend X] [--seed N] [--out FILE] FILE.jsonl|FILE.rnsp...
+//! cargo run --release --example train_net -- --rule freestyle [--also-rule R]... [--epochs N] \
+//!     [--lr X] [--lr-values X] [--l2 X] [--batch N] [--blend X] [--seed N] [--out FILE] \
+//!     FILE.jsonl|FILE.rnsp...
 //! ```
 //!
 //! The fit starts from the classical evaluation written as a network

@@ -172,12 +172,12 @@ impl Sums {
     }
 }
 
-/// The trained network of `rule`, if it plays with one: freestyle, standard and renju (see
-/// `scripts/tune/README.md` for the data and the commands that make `net/*.bin`). Caro has
-/// no games to learn from yet and plays the classical evaluation.
+/// The trained network of `rule`, if it plays with one: freestyle and standard (see
+/// `scripts/tune/README.md` for the data and the commands that make `net/*.bin`). Renju's
+/// networks did not beat the classical evaluation in a match, and caro has no games to learn
+/// from yet: they play the classical evaluation.
 pub fn network(rule: Rule) -> Option<Arc<NetWeights>> {
-    static NETS: [OnceLock<Arc<NetWeights>>; 3] =
-        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    static NETS: [OnceLock<Arc<NetWeights>>; 2] = [OnceLock::new(), OnceLock::new()];
     let (slot, bytes, name): (usize, &[u8], &str) = match rule {
         Rule::Freestyle => (0, include_bytes!("net/freestyle.bin"), "freestyle"),
         Rule::Standard => (1, include_bytes!("net/standard.bin"), "standard"),
