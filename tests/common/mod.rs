@@ -5,6 +5,8 @@
 
 #![allow(dead_code)]
 
+pub mod rules;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
