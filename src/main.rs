@@ -372,7 +372,7 @@ enum Input {
 
 /// Whether a line is STOP, YXSTOP or END.
 fn is_stop_or_end(ev: &Event) -> bool {
-    let Event::Line(l) = ev else {
+    let (Event::Line(l) | Event::Received(l, _)) = ev else {
         return false;
     };
     let word = l.split_whitespace().next().unwrap_or("");
@@ -441,7 +441,7 @@ fn run_protocol() -> Result<()> {
                 split.feed(if n == 0 { b"\n" } else { &chunk[..n] }, &mut lines);
                 for input in lines.drain(..) {
                     let ev = match input {
-                        Input::Line(l) => Event::Line(l),
+                        Input::Line(l) => Event::Received(l, std::time::Instant::now()),
                         Input::TooLong(n) => Event::Overlong(n),
                     };
                     // wait while the session is far behind; STOP and END get a little

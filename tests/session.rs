@@ -263,3 +263,27 @@ fn with_a_depth_limit_the_expected_move_is_searched_anew() {
         .unwrap();
     assert!(depth <= 3, "{last}");
 }
+
+/// The move's clock runs from the moment its command arrived, not from when the session got
+/// to it: a DONE that arrived 59.8 s into a 60 s turn (the session was busy, or the machine
+/// stalled) gets a move at once, where the same position searched fresh runs for most of
+/// the minute (it has no forced line to settle on).
+#[test]
+fn a_command_that_waited_is_answered_on_the_time_left() {
+    let mut s = session_after(&[
+        "START 15",
+        "INFO timeout_turn 60000",
+        "INFO timeout_match 0",
+        "BOARD",
+        "7,7,1",
+        "6,8,1",
+        "8,7,2",
+        "7,9,2",
+    ]);
+    let t0 = Instant::now();
+    let arrived = t0 - Duration::from_millis(59_800);
+    s.dispatch(Event::Received("DONE".into(), arrived));
+    assert_eq!(s.handle_line("ABOUT"), Flow::Continue);
+    assert!(t0.elapsed() < Duration::from_secs(10), "{:?}", t0.elapsed());
+    assert_eq!(moves_of(&s).len(), 1, "{:?}", lines_of(&s));
+}

@@ -13,6 +13,7 @@ use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
+use std::time::Instant;
 use think::Thinking;
 
 pub const ABOUT: &str = concat!(
@@ -32,7 +33,13 @@ const DEFAULT_TURN_MS: u64 = 5000;
 /// What a session hears: input from the manager and reports of the engine's searches.
 #[derive(Debug)]
 pub enum Event {
+    /// A line, taken as arriving when it is handled (tests, scripts).
     Line(String),
+    /// A line and when the input side read it. The manager's clock for a move runs from
+    /// the moment it sent the command, and the commands before it (INFO, a large BOARD, a
+    /// rule whose tables are built on first use) are handled on that clock too: the move's
+    /// budget counts from the arrival.
+    Received(String, Instant),
     /// A line too long to keep, of this many bytes.
     Overlong(usize),
     /// The input ended: finish what is running, then quit.
@@ -50,7 +57,7 @@ impl Event {
     /// What an input event counts against [`MAX_QUEUED`].
     pub fn cost(&self) -> usize {
         match self {
-            Event::Line(l) => l.len() + 64,
+            Event::Line(l) | Event::Received(l, _) => l.len() + 64,
             _ => 64,
         }
     }
@@ -128,6 +135,8 @@ pub struct Session<W: Write> {
     job: u64,
     /// The answer of a ponder search that ended before the opponent moved.
     ponder_answer: Option<crate::engine::SearchResult>,
+    /// When the line being handled arrived (see [`Event::Received`]).
+    arrived: Instant,
 }
 
 impl<W: Write> Session<W> {
@@ -159,6 +168,7 @@ impl<W: Write> Session<W> {
             closing: false,
             job: 0,
             ponder_answer: None,
+            arrived: Instant::now(),
         }
     }
 
@@ -225,8 +235,18 @@ impl<W: Write> Session<W> {
     fn input(&mut self, ev: Event) -> Flow {
         self.handled(&ev);
         match ev {
-            Event::Line(l) => self.line(&l),
-            Event::Overlong(n) => self.overlong_line(n),
+            Event::Line(l) => {
+                self.arrived = Instant::now();
+                self.line(&l)
+            }
+            Event::Received(l, at) => {
+                self.arrived = at;
+                self.line(&l)
+            }
+            Event::Overlong(n) => {
+                self.arrived = Instant::now();
+                self.overlong_line(n)
+            }
             _ => Flow::Continue,
         }
     }
@@ -647,9 +667,15 @@ impl<W: Write> Session<W> {
         }
     }
 
+    /// The limits of a search started now for the line being handled: its clock is what
+    /// is left since that line arrived.
     fn think_limits(&self) -> ThinkLimits {
+        let spent = self.arrived.elapsed().as_millis() as u64;
+        if spent >= 5 {
+            log::debug!("{spent} ms of the turn spent before the search");
+        }
         ThinkLimits {
-            clock: self.clock,
+            clock: self.clock.after(spent),
             max_depth: self.max_depth,
             max_nodes: self.max_nodes,
         }

@@ -173,7 +173,9 @@ impl<W: Write> Session<W> {
             _ => None,
         };
         let cmd = match &ev {
-            Event::Line(l) if self.block.is_none() => parse(l).ok().flatten(),
+            Event::Line(l) | Event::Received(l, _) if self.block.is_none() => {
+                parse(l).ok().flatten()
+            }
             _ => None,
         };
         if matches!(cmd, Some(Command::End | Command::Stop)) {
@@ -197,7 +199,7 @@ impl<W: Write> Session<W> {
             (Some(Command::Stop), Some(_)) => Flow::Continue,
             // nothing that needs the engine: the ponder search goes on
             (None | Some(Command::Unknown(_) | Command::About), Some(_))
-                if matches!(ev, Event::Line(_)) =>
+                if matches!(ev, Event::Line(_) | Event::Received(..)) =>
             {
                 self.input(ev)
             }

@@ -25,6 +25,30 @@ pub struct Clock {
     pub increment_ms: u64,
 }
 
+impl Clock {
+    /// The clock `spent_ms` later: what is left of the turn and of the match once handling
+    /// the command has taken that long before the search starts. A turn limit stays a limit
+    /// (at least 1 ms; 0 would mean "move at once").
+    pub fn after(self, spent_ms: u64) -> Clock {
+        let turn_ms = match self.turn_ms {
+            0 => 0,
+            t => t.saturating_sub(spent_ms).max(1),
+        };
+        let left_ms = self.left_ms.map(|l| {
+            if l >= UNLIMITED_LEFT {
+                l
+            } else {
+                l.saturating_sub(spent_ms.min(i64::MAX as u64) as i64).max(0)
+            }
+        });
+        Clock {
+            turn_ms,
+            left_ms,
+            ..self
+        }
+    }
+}
+
 /// What one move costs beyond its search, at most, as the match clock sees it.
 const PER_MOVE_OVERHEAD_MS: u64 = 10;
 
@@ -91,6 +115,36 @@ pub fn soft_scale_percent(stable_iterations: u32, score_drop: i32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn after_takes_the_time_spent_off_the_turn_and_the_match() {
+        let c = Clock {
+            turn_ms: 200,
+            match_ms: 60_000,
+            left_ms: Some(10_000),
+            increment_ms: 50,
+        };
+        let d = c.after(70);
+        assert_eq!((d.turn_ms, d.left_ms), (130, Some(9_930)));
+        assert_eq!((d.match_ms, d.increment_ms), (60_000, 50));
+        // a turn used up stays a (1 ms) limit, never "move at once" (0) or a wrap
+        assert_eq!(c.after(500).turn_ms, 1);
+        assert_eq!(c.after(u64::MAX).left_ms, Some(0));
+        assert_eq!(budget(&c.after(500), 100).hard_ms, 5);
+        // no limit stays no limit
+        let free = Clock {
+            turn_ms: 0,
+            left_ms: Some(UNLIMITED_LEFT),
+            ..c
+        };
+        assert_eq!(free.after(70).turn_ms, 0);
+        assert_eq!(free.after(70).left_ms, Some(UNLIMITED_LEFT));
+        // the hard limit of a 200 ms turn with 70 ms gone ends the move where a fresh
+        // one would have ended it
+        let fresh = budget(&Clock { left_ms: None, ..c }, 100).hard_ms;
+        let late = budget(&Clock { left_ms: None, ..c }.after(70), 100).hard_ms;
+        assert_eq!(70 + late, fresh);
+    }
 
     #[test]
     fn turn_only() {
