@@ -38,7 +38,8 @@ impl Clock {
             if l >= UNLIMITED_LEFT {
                 l
             } else {
-                l.saturating_sub(spent_ms.min(i64::MAX as u64) as i64).max(0)
+                l.saturating_sub(spent_ms.min(i64::MAX as u64) as i64)
+                    .max(0)
             }
         });
         Clock {
