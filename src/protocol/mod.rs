@@ -671,9 +671,6 @@ impl<W: Write> Session<W> {
     /// is left since that line arrived.
     fn think_limits(&self) -> ThinkLimits {
         let spent = self.arrived.elapsed().as_millis() as u64;
-        if spent >= 5 {
-            log::debug!("{spent} ms of the turn spent before the search");
-        }
         ThinkLimits {
             clock: self.clock.after(spent),
             max_depth: self.max_depth,

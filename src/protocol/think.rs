@@ -50,6 +50,10 @@ impl<W: Write> Session<W> {
     /// Starts the search a command asks for; its answer is replied when it ends.
     pub(super) fn think(&mut self, kind: Thinking) -> Flow {
         let limits = self.think_limits();
+        let spent = self.clock.turn_ms.saturating_sub(limits.clock.turn_ms);
+        if spent >= 5 && !matches!(kind, Thinking::Ponder(_)) {
+            log::debug!("{spent} ms of the turn spent before the search");
+        }
         let task = match &kind {
             Thinking::Move => Task::Think { limits, nbest: 1 },
             Thinking::NBest(n) => Task::Think { limits, nbest: *n },
