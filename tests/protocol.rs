@@ -613,16 +613,7 @@ fn end_of_input_exits() {
 
 #[test]
 fn end_mid_search_exits_within_500ms_without_a_move() {
-    let mut e = Engine::spawn_logging("trace");
-    e.setup_game(15, 0, 30_000);
-    let mark = e.stderr_len();
-    e.send_board(&diagram_board(MIDGAME));
-    e.wait_search_started(mark, Duration::from_millis(200));
-    let before = e.drain(Duration::ZERO);
-    assert!(
-        before.iter().all(|l| is_log_line(l)),
-        "the search should still be running: {before:?}"
-    );
+    let mut e = searching_midgame();
     let t = Instant::now();
     e.send("END");
     let st = e.wait_exit(Duration::from_millis(2000));

@@ -106,16 +106,7 @@ fn swap2_with_wrong_stone_counts_is_an_error() {
 // ---------------------------------------------------------------- STOP / YXSTOP
 
 fn stop_mid_search(stop: &str) {
-    let mut e = Engine::spawn_logging("trace");
-    e.setup_game(15, 0, 30_000);
-    let mark = e.stderr_len();
-    e.send_board(&diagram_board(MIDGAME));
-    e.wait_search_started(mark, Duration::from_millis(200));
-    let before = e.drain(Duration::ZERO);
-    assert!(
-        before.iter().all(|l| is_log_line(l)),
-        "the search should still be running: {before:?}"
-    );
+    let mut e = searching_midgame();
     let t = Instant::now();
     e.send(stop);
     let r = e.reply(Duration::from_secs(30));

@@ -624,3 +624,19 @@ pub const MIDGAME: &str = "
     . . . . . . . . . . . . . . .
     . . . . . . . . . . . . . . .
 ";
+
+/// An engine (trace log) searching [`MIDGAME`] on a 30 s turn, checked to be still
+/// searching: for STOP and END mid-search.
+pub fn searching_midgame() -> Engine {
+    let mut e = Engine::spawn_logging("trace");
+    e.setup_game(15, 0, 30_000);
+    let mark = e.stderr_len();
+    e.send_board(&diagram_board(MIDGAME));
+    e.wait_search_started(mark, Duration::from_millis(200));
+    let before = e.drain(Duration::ZERO);
+    assert!(
+        before.iter().all(|l| is_log_line(l)),
+        "the search should still be running: {before:?}"
+    );
+    e
+}
