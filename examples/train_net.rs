@@ -39,7 +39,8 @@ use positions::read_positions;
 
 const USAGE: &str =
     "usage: train_net --rule R [--also-rule R]... [--epochs N] [--lr X] [--lr-values X] [--l2 X]
-                 [--batch N] [--blend X] [--seed N] [--out FILE] FILE.jsonl|FILE.rnsp...
+                 [--batch N] [--blend X] [--seed N] [--init FILE] [--out FILE]
+                 FILE.jsonl|FILE.rnsp...
   --rule R     freestyle, standard or renju
   --also-rule R  train on this rule's games too, set up on boards of --rule (validation
                stays --rule's own games)
@@ -53,6 +54,9 @@ const USAGE: &str =
   --batch N    positions per step (default 512)
   --blend X    self-play files: target (1 - X) * result + X * sigmoid(score / K) (default 0.5)
   --seed N     the train/validation split and the layer's random start (default 0)
+  --init FILE  start from these weights (a network file, e.g. another rule's) instead of
+               the classical evaluation, and pull every weight towards them; the file
+               decides whether black and white share one table
   --out FILE   write the quantised weights";
 
 struct Options {
@@ -67,6 +71,8 @@ struct Options {
     blend: f64,
     seed: u64,
     out: Option<String>,
+    /// Start from these weights (fine-tuning) instead of the classical evaluation.
+    init: Option<String>,
     files: Vec<String>,
 }
 
@@ -82,6 +88,7 @@ fn parse_options() -> Result<Options> {
         blend: 0.5,
         seed: 0,
         out: None,
+        init: None,
         files: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
@@ -98,6 +105,7 @@ fn parse_options() -> Result<Options> {
             "--blend" => o.blend = value("--blend")?.parse().context("--blend")?,
             "--seed" => o.seed = value("--seed")?.parse().context("--seed")?,
             "--out" => o.out = Some(value("--out")?),
+            "--init" => o.init = Some(value("--init")?),
             "-h" | "--help" => {
                 println!("{USAGE}");
                 std::process::exit(0);
@@ -336,7 +344,12 @@ fn train(m: &mut Model, start: &Model, train: &[&Sample], valid: &[&Sample], k: 
     let total = o.epochs * steps_per_epoch;
     let mut t = 0;
     // where the pull goes: the linear values' start, 0 for the layer
-    let mut pulled_model = start.zero_like();
+    // (fine-tuning from --init: every weight towards its start)
+    let mut pulled_model = if o.init.is_some() {
+        start.clone()
+    } else {
+        start.zero_like()
+    };
     pulled_model.lin.clone_from(&start.lin);
     pulled_model.out_bias = start.out_bias;
     pulled_model.threats = start.threats;
@@ -403,20 +416,34 @@ fn train(m: &mut Model, start: &Model, train: &[&Sample], valid: &[&Sample], k: 
 
 fn main() -> Result<()> {
     let o = parse_options()?;
-    let start_weights = NetWeights::from_classical(o.rule);
-    let start = Model::start(&start_weights, o.seed);
+    let (start_weights, start) = match &o.init {
+        None => {
+            let w = NetWeights::from_classical(o.rule);
+            let m = Model::start(&w, o.seed);
+            (w, m)
+        }
+        Some(path) => {
+            let bytes = std::fs::read(path).with_context(|| format!("reading {path}"))?;
+            let w = NetWeights::from_bytes(&bytes).with_context(|| format!("{path}"))?;
+            let m = Model::exact(&w);
+            (w, m)
+        }
+    };
     let mut samples = Vec::new();
     let mut differ = 0;
     read_positions(&o.files, o.rule, &o.also, o.seed, |p| {
         let s = sample(p.board, &start_weights, p.result, p.search, p.validation);
-        // the start is the classical evaluation: each sample must give its value
+        // a classical start is the classical evaluation: each sample must give its value
         let v = start.forward(&s).value.round() as i32;
-        differ += usize::from(v.clamp(-WIN_MIN + 1, WIN_MIN - 1) != evaluate(p.board));
+        differ += usize::from(
+            o.init.is_none() && v.clamp(-WIN_MIN + 1, WIN_MIN - 1) != evaluate(p.board),
+        );
         samples.push(s);
     })?;
     if differ > 0 {
         bail!("{differ} positions: the start differs from the classical evaluation");
     }
+    // (with --init, "classical" is the start network)
     let classical = |s: &Sample| start.forward(s).value as f64;
     let k0 = fit_k(&samples.iter().collect::<Vec<_>>(), classical);
     for s in &mut samples {
@@ -436,7 +463,12 @@ fn main() -> Result<()> {
         valid.len()
     );
     println!(
-        "classical: train mse {:.6}  validation mse {:.6}",
+        "{}: train mse {:.6}  validation mse {:.6}",
+        if o.init.is_some() {
+            "start"
+        } else {
+            "classical"
+        },
         mse(&train_set, k, classical),
         mse(&valid, k, classical)
     );

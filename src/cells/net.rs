@@ -23,7 +23,7 @@ const MAGIC: &[u8; 8] = b"RNSNET01";
 #[derive(Clone, Debug, PartialEq)]
 pub struct NetWeights {
     /// `feature[table * CODES + code]`: what a cell with that code adds to its colour's sums;
-    /// table 0 serves both colours, except in renju where black's is 0 and white's 1.
+    /// table 0 serves both colours, unless `per_colour`: then black's is 0 and white's 1.
     pub feature: Vec<[i16; ROW]>,
     /// Added to each unit's sum before the clipping.
     pub bias: [i32; HIDDEN],
@@ -37,7 +37,8 @@ pub struct NetWeights {
     pub out_bias: i32,
     /// `threats[to-move bucket * BUCKETS + waiting bucket]`, in evaluation units.
     pub threats: [i16; BUCKETS * BUCKETS],
-    /// Whether black and white have tables of their own (renju).
+    /// Whether black and white have tables of their own (renju's classical evaluation as a
+    /// network; the shipped renju network, fine-tuned from standard's, shares one).
     pub per_colour: bool,
 }
 
@@ -172,15 +173,18 @@ impl Sums {
     }
 }
 
-/// The trained network of `rule`, if it plays with one: freestyle and standard (see
+/// The trained network of `rule`, if it plays with one: freestyle, standard and renju (see
 /// `scripts/tune/README.md` for the data and the commands that make `net/*.bin`). Renju's
-/// networks did not beat the classical evaluation in a match, and caro has no games to learn
-/// from yet: they play the classical evaluation.
+/// is standard's fine-tuned on renju games, one table for both colours: the networks fitted
+/// from the classical start with a table per colour did not beat the classical evaluation.
+/// Caro has no games to learn from yet: it plays the classical evaluation.
 pub fn network(rule: Rule) -> Option<Arc<NetWeights>> {
-    static NETS: [OnceLock<Arc<NetWeights>>; 2] = [OnceLock::new(), OnceLock::new()];
+    static NETS: [OnceLock<Arc<NetWeights>>; 3] =
+        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
     let (slot, bytes, name): (usize, &[u8], &str) = match rule {
         Rule::Freestyle => (0, include_bytes!("net/freestyle.bin"), "freestyle"),
         Rule::Standard => (1, include_bytes!("net/standard.bin"), "standard"),
+        Rule::Renju => (2, include_bytes!("net/renju.bin"), "renju"),
         _ => return None,
     };
     Some(
