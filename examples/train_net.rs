@@ -424,7 +424,8 @@ fn main() -> Result<()> {
         }
         Some(path) => {
             let bytes = std::fs::read(path).with_context(|| format!("reading {path}"))?;
-            let w = NetWeights::from_bytes(&bytes).with_context(|| format!("{path}"))?;
+            let w = NetWeights::from_bytes(&bytes)
+                .with_context(|| format!("{path}: not a network file"))?;
             let m = Model::exact(&w);
             (w, m)
         }
