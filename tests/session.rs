@@ -287,3 +287,33 @@ fn a_command_that_waited_is_answered_on_the_time_left() {
     assert!(t0.elapsed() < Duration::from_secs(10), "{:?}", t0.elapsed());
     assert_eq!(moves_of(&s).len(), 1, "{:?}", lines_of(&s));
 }
+
+/// Renju, black to move, and the one empty cell (3,0) would make black an overline: the
+/// foul is played (a loss by the rules) rather than no move (a loss on time).
+#[test]
+fn black_with_only_forbidden_cells_plays_the_foul() {
+    const ROWS: [&str; 7] = [
+        "XXX.XXO", "OOXOOXO", "XXOXOOX", "XXOXOOX", "OXOXXXX", "OOXOXXO", "OOOOXOO",
+    ];
+    let mut lines = vec![
+        "START 7".to_string(),
+        "INFO rule 4".to_string(),
+        "INFO timeout_turn 1000".to_string(),
+        "BOARD".to_string(),
+    ];
+    for (y, row) in ROWS.iter().enumerate() {
+        for (x, c) in row.chars().enumerate() {
+            // Rensa plays black here: its stones are field 1
+            match c {
+                'X' => lines.push(format!("{x},{y},1")),
+                'O' => lines.push(format!("{x},{y},2")),
+                _ => {}
+            }
+        }
+    }
+    lines.push("DONE".to_string());
+    let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let out = run(&lines);
+    assert_eq!(out.last().map(String::as_str), Some("3,0"), "{out:?}");
+    assert!(!out.iter().any(|l| l.starts_with("ERROR")), "{out:?}");
+}

@@ -591,6 +591,13 @@ impl Engine {
         self.searcher().reserve_tt();
     }
 
+    /// The cell to play when the side to move has no legal one but the board is not full:
+    /// renju black with only forbidden cells left. The foul loses by the rules, where no
+    /// answer at all would lose on time. The lowest cell index, for determinism.
+    pub fn forced_foul(&self) -> Option<Pos> {
+        self.board.empty_cells().next()
+    }
+
     /// Plays our own move (from [`Engine::think`]).
     pub fn commit(&mut self, p: Pos) {
         self.board.make(p);

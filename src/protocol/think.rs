@@ -478,7 +478,17 @@ impl<W: Write> Session<W> {
 
     /// Plays and replies a searched move, then ponders when asked to.
     fn move_reply(&mut self, r: &SearchResult) -> Flow {
-        let Some(p) = r.best else {
+        let best = r.best.or_else(|| {
+            let foul = self.engine.forced_foul();
+            if let Some(p) = foul {
+                log::warn!(
+                    "every empty cell is forbidden: playing the foul {}",
+                    coords(p)
+                );
+            }
+            foul
+        });
+        let Some(p) = best else {
             return self.error("no legal move");
         };
         self.engine.commit(p);
