@@ -343,16 +343,17 @@ fn train(m: &mut Model, start: &Model, train: &[&Sample], valid: &[&Sample], k: 
     let steps_per_epoch = train.len().div_ceil(o.batch);
     let total = o.epochs * steps_per_epoch;
     let mut t = 0;
-    // where the pull goes: the linear values' start, 0 for the layer
-    // (fine-tuning from --init: every weight towards its start)
+    // where the pull goes: the linear values' start, 0 for the layer; fine-tuning from
+    // --init pulls every weight towards its start
     let mut pulled_model = if o.init.is_some() {
         start.clone()
     } else {
-        start.zero_like()
+        let mut m = start.zero_like();
+        m.lin.clone_from(&start.lin);
+        m.out_bias = start.out_bias;
+        m.threats = start.threats;
+        m
     };
-    pulled_model.lin.clone_from(&start.lin);
-    pulled_model.out_bias = start.out_bias;
-    pulled_model.threats = start.threats;
     let pulled: Vec<f32> = pulled_model.params_mut().map(|x| *x).collect();
     // two step sizes: the layer's weights act on activations of 0..1, the rest are in
     // evaluation units
@@ -444,9 +445,9 @@ fn main() -> Result<()> {
     if differ > 0 {
         bail!("{differ} positions: the start differs from the classical evaluation");
     }
-    // (with --init, "classical" is the start network)
-    let classical = |s: &Sample| start.forward(s).value as f64;
-    let k0 = fit_k(&samples.iter().collect::<Vec<_>>(), classical);
+    // the start's value: the classical evaluation, or the --init network
+    let start_value = |s: &Sample| start.forward(s).value as f64;
+    let k0 = fit_k(&samples.iter().collect::<Vec<_>>(), start_value);
     for s in &mut samples {
         if let Some(score) = s.search {
             s.y = ((1.0 - o.blend) * s.result as f64 + o.blend * sigmoid(score as f64 / k0)) as f32;
@@ -457,7 +458,7 @@ fn main() -> Result<()> {
     if train_set.is_empty() || valid.is_empty() {
         bail!("too few games for a train/validation split");
     }
-    let k = fit_k(&train_set, classical);
+    let k = fit_k(&train_set, start_value);
     println!(
         "{} training, {} validation positions; K = {k:.1}",
         train_set.len(),
@@ -470,8 +471,8 @@ fn main() -> Result<()> {
         } else {
             "classical"
         },
-        mse(&train_set, k, classical),
-        mse(&valid, k, classical)
+        mse(&train_set, k, start_value),
+        mse(&valid, k, start_value)
     );
     let mut model = start.clone();
     train(&mut model, &start, &train_set, &valid, k, &o);

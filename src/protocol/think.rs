@@ -50,7 +50,7 @@ impl<W: Write> Session<W> {
     /// Starts the search a command asks for; its answer is replied when it ends.
     pub(super) fn think(&mut self, kind: Thinking) -> Flow {
         let limits = self.think_limits();
-        let spent = self.clock.turn_ms.saturating_sub(limits.clock.turn_ms);
+        let spent = self.arrived.elapsed().as_millis();
         if spent >= 5 && !matches!(kind, Thinking::Ponder(_)) {
             log::debug!("{spent} ms of the turn spent before the search");
         }
