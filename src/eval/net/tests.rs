@@ -129,13 +129,22 @@ fn weights_survive_bytes() {
 
 /// Each rule's shipped network loads and reads the rule's cells with the expected tables (one
 /// for both colours: freestyle and standard as their classical tables, renju's fine-tuned from
-/// standard's), and is not the classical evaluation; caro has none. On random games of each
-/// size the board's value is the network's, and its incremental value the from-scratch one.
+/// standard's, caro's borrowed), and is not the classical evaluation. On random games of each
+/// rule and size the board's value is the network's, and its incremental value the
+/// from-scratch one.
 #[test]
 fn the_shipped_networks_fit_their_rules() {
     let mut rnd = Rnd(0x51ed_270b_2f8e_4c63);
-    assert!(network(Rule::Caro).is_none());
-    for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+    // caro borrows the network of the rule that agrees with it on overlines
+    assert!(Arc::ptr_eq(
+        &network(Rule::Caro).unwrap(),
+        &network(Rule::Freestyle).unwrap()
+    ));
+    assert!(Arc::ptr_eq(
+        &network(Rule::CaroExact).unwrap(),
+        &network(Rule::Standard).unwrap()
+    ));
+    for rule in Rule::ALL {
         let net = network(rule).unwrap_or_else(|| panic!("{rule:?} has no network"));
         assert!(!net.per_colour, "{rule:?}");
         if rule == Rule::Renju {
