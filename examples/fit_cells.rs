@@ -56,7 +56,8 @@ struct Options {
 const USAGE: &str =
     "usage: fit_cells --rule R [--also-rule R]... [--l2 X] [--iters N] [--lr X] [--seed N]
                  [--min-count N] [--blend X] [--write M] [--out FILE] FILE.jsonl|FILE.bin...
-  --rule R       the rule whose games are fitted (freestyle, standard, renju; others skipped)
+  --rule R       the rule whose games are fitted (freestyle, standard, renju, caro or
+                 caro-exact; games of other rules are skipped)
   --also-rule R  fit this rule's games too, set up on boards of --rule (validation stays
                  --rule's own games)
   --l2 X         pull towards 0: X * sum((w / K)^2) (default 0.0005)

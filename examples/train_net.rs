@@ -39,9 +39,9 @@ use positions::read_positions;
 
 const USAGE: &str =
     "usage: train_net --rule R [--also-rule R]... [--epochs N] [--lr X] [--lr-values X] [--l2 X]
-                 [--batch N] [--blend X] [--seed N] [--init FILE] [--out FILE]
+                 [--batch N] [--blend X] [--seed N] [--init FILE] [--decisive] [--out FILE]
                  FILE.jsonl|FILE.rnsp...
-  --rule R     freestyle, standard or renju
+  --rule R     freestyle, standard, renju, caro or caro-exact
   --also-rule R  train on this rule's games too, set up on boards of --rule (validation
                stays --rule's own games)
   --epochs N   passes over the training positions (default 30)
@@ -57,6 +57,8 @@ const USAGE: &str =
   --init FILE  start from these weights (a network file, e.g. another rule's) instead of
                the classical evaluation, and pull every weight towards them; the file
                decides whether black and white share one table
+  --decisive   leave out the positions of drawn games (caro's self-play fills the board in
+               a quarter of its games, and their positions outnumber the decisive ones 2:1)
   --out FILE   write the quantised weights";
 
 struct Options {
@@ -73,6 +75,8 @@ struct Options {
     out: Option<String>,
     /// Start from these weights (fine-tuning) instead of the classical evaluation.
     init: Option<String>,
+    /// Leave out the positions of drawn games.
+    decisive: bool,
     files: Vec<String>,
 }
 
@@ -89,6 +93,7 @@ fn parse_options() -> Result<Options> {
         seed: 0,
         out: None,
         init: None,
+        decisive: false,
         files: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
@@ -106,6 +111,7 @@ fn parse_options() -> Result<Options> {
             "--seed" => o.seed = value("--seed")?.parse().context("--seed")?,
             "--out" => o.out = Some(value("--out")?),
             "--init" => o.init = Some(value("--init")?),
+            "--decisive" => o.decisive = true,
             "-h" | "--help" => {
                 println!("{USAGE}");
                 std::process::exit(0);
@@ -434,6 +440,9 @@ fn main() -> Result<()> {
     let mut samples = Vec::new();
     let mut differ = 0;
     read_positions(&o.files, o.rule, &o.also, o.seed, |p| {
+        if o.decisive && p.result == 0.5 {
+            return;
+        }
         let s = sample(p.board, &start_weights, p.result, p.search, p.validation);
         // a classical start is the classical evaluation: each sample must give its value
         let v = start.forward(&s).value.round() as i32;

@@ -10,7 +10,9 @@ pub fn parse_rule(s: &str) -> Result<Rule> {
         "freestyle" | "0" => Rule::Freestyle,
         "standard" | "1" => Rule::Standard,
         "renju" | "4" => Rule::Renju,
-        r => bail!("--rule {r}: freestyle, standard or renju"),
+        "caro" | "8" => Rule::Caro,
+        "caro-exact" | "9" => Rule::CaroExact,
+        r => bail!("--rule {r}: freestyle, standard, renju, caro or caro-exact"),
     })
 }
 

@@ -177,14 +177,19 @@ impl Sums {
 /// `scripts/tune/README.md` for the data and the commands that make `net/*.bin`). Renju's
 /// is standard's fine-tuned on renju games, one table for both colours: the networks fitted
 /// from the classical start with a table per colour did not beat the classical evaluation.
-/// Caro has no games of its own yet: it borrows the network of the rule that agrees with it
-/// on overlines (caro freestyle's, exact-five caro standard's); the caro classifier still
-/// reads its cells, so a five blocked at both ends reads as dead.
+/// Caro's is freestyle's fine-tuned on caro's decisive self-play games; exact-five caro, with
+/// no games of its own, borrows standard's (an overline does not win in either). The caro
+/// classifier reads their cells, so a five blocked at both ends reads as dead.
 pub fn network(rule: Rule) -> Option<Arc<NetWeights>> {
-    static NETS: [OnceLock<Arc<NetWeights>>; 3] =
-        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    static NETS: [OnceLock<Arc<NetWeights>>; 4] = [
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+    ];
     let (slot, bytes, name): (usize, &[u8], &str) = match rule {
-        Rule::Freestyle | Rule::Caro => (0, include_bytes!("net/freestyle.bin"), "freestyle"),
+        Rule::Freestyle => (0, include_bytes!("net/freestyle.bin"), "freestyle"),
+        Rule::Caro => (3, include_bytes!("net/caro.bin"), "caro"),
         Rule::Standard | Rule::CaroExact => (1, include_bytes!("net/standard.bin"), "standard"),
         Rule::Renju => (2, include_bytes!("net/renju.bin"), "renju"),
     };
