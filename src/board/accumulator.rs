@@ -9,7 +9,7 @@
 //! [`Classical`] holds the line-pattern histogram and the fitted per-cell table sums of
 //! [`crate::cells`]; [`Network`] a network's sums (`crate::cells::net`: a row of weights per
 //! cell by its pattern code). [`Shipped`], the board's default, is the one the engine plays
-//! each rule with: the rule's trained network where it has one, else the classical sums.
+//! each rule with: the rule's trained network.
 
 use super::CellInfo;
 use crate::cells::net::{self, NetWeights, Sums};
@@ -231,76 +231,14 @@ impl Accumulator for Network {
     }
 }
 
-/// The evaluation the engine plays with: the rule's trained network where it has one
-/// ([`crate::cells::net::network`]), else the classical sums.
-#[derive(Clone)]
-pub enum Shipped {
-    Classical(Classical),
-    Network(Network),
-}
+/// The evaluation the engine plays with: the rule's trained network
+/// ([`crate::cells::net::network`]; every rule has one). [`Classical`] stays for the tools and
+/// tests: it is where training starts.
+pub type Shipped = Network;
 
-/// What [`Shipped`] saves for undo.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum ShippedSums {
-    Classical(ClassicalSums),
-    Network(Sums),
-}
-
-impl Shipped {
-    pub fn new(rule: Rule) -> Shipped {
-        match net::network(rule) {
-            Some(w) => Shipped::Network(Network::new(w)),
-            None => Shipped::Classical(Classical::new(rule)),
-        }
-    }
-}
-
-/// `$acc.$hook(...)` on whichever accumulator `Shipped` holds.
-macro_rules! both {
-    ($self:ident, $a:ident => $e:expr) => {
-        match $self {
-            Shipped::Classical($a) => $e,
-            Shipped::Network($a) => $e,
-        }
-    };
-}
-
-impl Accumulator for Shipped {
-    type Saved = ShippedSums;
-
-    fn clear(&mut self) {
-        both!(self, a => a.clear())
-    }
-
-    #[inline]
-    fn cell_added(&mut self, q: usize, info: &CellInfo) {
-        both!(self, a => a.cell_added(q, info))
-    }
-
-    #[inline]
-    fn cell_removed(&mut self, q: usize, info: &CellInfo) {
-        both!(self, a => a.cell_removed(q, info))
-    }
-
-    #[inline]
-    fn cell_changed(&mut self, q: usize, line: usize, old: &CellInfo, new: &CellInfo) {
-        both!(self, a => a.cell_changed(q, line, old, new))
-    }
-
-    #[inline]
-    fn save(&self) -> ShippedSums {
-        match self {
-            Shipped::Classical(a) => ShippedSums::Classical(a.save()),
-            Shipped::Network(a) => ShippedSums::Network(a.save()),
-        }
-    }
-
-    #[inline]
-    fn restore(&mut self, saved: ShippedSums) {
-        match (self, saved) {
-            (Shipped::Classical(a), ShippedSums::Classical(s)) => a.restore(s),
-            (Shipped::Network(a), ShippedSums::Network(s)) => a.restore(s),
-            _ => unreachable!("sums of the other evaluation"),
-        }
+impl Network {
+    /// The sums of the network the engine plays `rule` with.
+    pub fn shipped(rule: Rule) -> Network {
+        Network::new(net::network(rule))
     }
 }

@@ -11,7 +11,7 @@ use std::fmt;
 use std::sync::OnceLock;
 
 mod accumulator;
-pub use accumulator::{Accumulator, Classical, ClassicalSums, Network, Shipped, ShippedSums};
+pub use accumulator::{Accumulator, Classical, ClassicalSums, Network, Shipped};
 
 pub use crate::geometry::{Color, Grid, Pos, DIR_OFFSETS, GRID_CELLS, MAX_SIZE, MIN_SIZE, STRIDE};
 use crate::geometry::{EMPTY, WALL};
@@ -130,7 +130,7 @@ impl Board {
     /// An empty `width`×`height` board, black to move, with the sums of the evaluation the
     /// engine plays `rule` with.
     pub fn new(width: usize, height: usize, rule: Rule) -> Board {
-        Board::with_accumulator(width, height, rule, Shipped::new(rule))
+        Board::with_accumulator(width, height, rule, Network::shipped(rule))
     }
 
     /// Builds a board from a diagram (`x` black, `o` white, `.` or `-` empty, one row per
@@ -138,7 +138,7 @@ impl Board {
     /// black when equal, else white. Stones go down black/white alternately where possible,
     /// so the history is a plausible game.
     pub fn from_diagram(text: &str, rule: Rule) -> Board {
-        Board::from_diagram_with(text, rule, Shipped::new(rule))
+        Board::from_diagram_with(text, rule, Network::shipped(rule))
     }
 }
 

@@ -173,14 +173,14 @@ impl Sums {
     }
 }
 
-/// The trained network of `rule`, if it plays with one: freestyle, standard and renju (see
+/// The trained network the engine plays `rule` with (see
 /// `scripts/tune/README.md` for the data and the commands that make `net/*.bin`). Renju's
 /// is standard's fine-tuned on renju games, one table for both colours: the networks fitted
 /// from the classical start with a table per colour did not beat the classical evaluation.
 /// Caro's is freestyle's fine-tuned on caro's decisive self-play games; exact-five caro, with
 /// no games of its own, borrows standard's (an overline does not win in either). The caro
 /// classifier reads their cells, so a five blocked at both ends reads as dead.
-pub fn network(rule: Rule) -> Option<Arc<NetWeights>> {
+pub fn network(rule: Rule) -> Arc<NetWeights> {
     static NETS: [OnceLock<Arc<NetWeights>>; 4] = [
         OnceLock::new(),
         OnceLock::new(),
@@ -193,9 +193,7 @@ pub fn network(rule: Rule) -> Option<Arc<NetWeights>> {
         Rule::Standard | Rule::CaroExact => (1, include_bytes!("net/standard.bin"), "standard"),
         Rule::Renju => (2, include_bytes!("net/renju.bin"), "renju"),
     };
-    Some(
-        NETS[slot]
-            .get_or_init(|| Arc::new(NetWeights::from_bytes(bytes).expect(name)))
-            .clone(),
-    )
+    NETS[slot]
+        .get_or_init(|| Arc::new(NetWeights::from_bytes(bytes).expect(name)))
+        .clone()
 }

@@ -15,7 +15,7 @@
 //! implies mean much (an open-two cell is worth about nothing once both are counted), so
 //! single negative entries are expected.
 
-use crate::board::{Accumulator, Board, Classical, Color, Pos, Shipped};
+use crate::board::{Accumulator, Board, Classical, Color, Pos};
 use crate::cells::BUCKETS;
 use crate::pattern::{Pattern, Threat, PATTERN_COUNT, THREAT_COUNT};
 
@@ -131,17 +131,6 @@ impl Evaluator for Classical {
     #[inline]
     fn evaluate(board: &Board<Classical>) -> Score {
         classical_value(board, board.accumulator())
-    }
-}
-
-/// The engine's evaluation: the rule's network or the classical one.
-impl Evaluator for Shipped {
-    #[inline]
-    fn evaluate(board: &Board<Shipped>) -> Score {
-        match board.accumulator() {
-            Shipped::Classical(acc) => classical_value(board, acc),
-            Shipped::Network(acc) => net::value_of(board, acc),
-        }
     }
 }
 

@@ -70,13 +70,6 @@ impl NetWeights {
     }
 }
 
-/// The value of `board` by the network whose sums are `acc`, clamped to the evaluation's
-/// range (`board` may keep them inside another accumulator, as `Shipped` does).
-#[inline]
-pub(super) fn value_of<A: Accumulator>(board: &Board<A>, acc: &Network) -> Score {
-    value(board, acc.weights(), acc.sums())
-}
-
 #[inline]
 fn value<A: Accumulator>(board: &Board<A>, w: &NetWeights, sums: &Sums) -> Score {
     let me = board.side();
@@ -102,7 +95,8 @@ pub fn evaluate_from_scratch(board: &Board<Network>) -> Score {
 impl Evaluator for Network {
     #[inline]
     fn evaluate(board: &Board<Network>) -> Score {
-        value_of(board, board.accumulator())
+        let acc = board.accumulator();
+        value(board, acc.weights(), acc.sums())
     }
 }
 

@@ -137,17 +137,17 @@ fn the_shipped_networks_fit_their_rules() {
     let mut rnd = Rnd(0x51ed_270b_2f8e_4c63);
     // exact-five caro borrows standard's network (an overline does not win in either)
     assert!(Arc::ptr_eq(
-        &network(Rule::CaroExact).unwrap(),
-        &network(Rule::Standard).unwrap()
+        &network(Rule::CaroExact),
+        &network(Rule::Standard)
     ));
     for rule in Rule::ALL {
-        let net = network(rule).unwrap_or_else(|| panic!("{rule:?} has no network"));
+        let net = network(rule);
         assert!(!net.per_colour, "{rule:?}");
         // renju's and caro's are their own weights, not the network they were tuned from
         // under another name
         match rule {
-            Rule::Renju => assert_ne!(*net, *network(Rule::Standard).unwrap()),
-            Rule::Caro => assert_ne!(*net, *network(Rule::Freestyle).unwrap()),
+            Rule::Renju => assert_ne!(*net, *network(Rule::Standard)),
+            Rule::Caro => assert_ne!(*net, *network(Rule::Freestyle)),
             _ => {}
         }
         for (w, h) in [(15, 15), (20, 20), (9, 12)] {
