@@ -36,9 +36,10 @@ mod freestyle;
 pub mod net;
 mod renju;
 
-/// The fitted tables of `rule`. Caro has none (no data yet): it keeps the threat-count model
-/// alone. Renju's cell codes stay 0 for now: on the data there is they did not fit the
-/// validation positions better than the threat buckets alone.
+/// The fitted tables of `rule`, for the classical evaluation (where networks start training).
+/// Caro has none: its classical evaluation is the threat-count model alone, and the engine
+/// plays caro with a network (`net`). Renju's cell codes stay 0 for now: on the data there
+/// is they did not fit the validation positions better than the threat buckets alone.
 pub fn tables(rule: Rule) -> &'static CellTables {
     match rule {
         Rule::Freestyle => &freestyle::TABLES,
