@@ -173,10 +173,10 @@ impl Sums {
     }
 }
 
-/// The trained network the engine plays `rule` with (see
-/// `scripts/tune/README.md` for the data and the commands that make `net/*.bin`). Renju's
-/// is standard's fine-tuned on renju games, one table for both colours: the networks fitted
-/// from the classical start with a table per colour did not beat the classical evaluation.
+/// The trained network the engine plays `rule` with (see `scripts/tune/README.md` for the
+/// data and the commands that make `net/*.bin`). Renju's is standard's fine-tuned on renju
+/// games, one table for both colours: the networks fitted from the classical start with a
+/// table per colour did not beat the classical evaluation.
 /// Caro's is freestyle's fine-tuned on caro's decisive self-play games; exact-five caro, with
 /// no games of its own, borrows standard's (an overline does not win in either). The caro
 /// classifier reads their cells, so a five blocked at both ends reads as dead.

@@ -129,9 +129,9 @@ fn weights_survive_bytes() {
 
 /// Each rule's shipped network loads and reads the rule's cells with the expected tables (one
 /// for both colours: freestyle and standard as their classical tables, renju's fine-tuned from
-/// standard's, caro's from freestyle's, exact-five caro's borrowed), and is not the classical evaluation. On random games of each
-/// rule and size the board's value is the network's, and its incremental value the
-/// from-scratch one.
+/// standard's, caro's from freestyle's, exact-five caro's borrowed), and is not the classical
+/// evaluation. On random games of each rule and size the board's value is the network's, and
+/// its incremental value the from-scratch one.
 #[test]
 fn the_shipped_networks_fit_their_rules() {
     let mut rnd = Rnd(0x51ed_270b_2f8e_4c63);
