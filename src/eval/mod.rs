@@ -86,12 +86,8 @@ pub const THREAT_WEIGHT_WAITING: [Score; THREAT_COUNT] = [
 /// Bonus for simply having the move.
 pub const TEMPO: Score = 106;
 
-fn side_value<A: Accumulator>(
-    board: &Board<A>,
-    acc: &Classical,
-    c: Color,
-    weights: &[Score; THREAT_COUNT],
-) -> Score {
+fn side_value(board: &Board<Classical>, c: Color, weights: &[Score; THREAT_COUNT]) -> Score {
+    let acc = board.accumulator();
     let mut v = 0;
     for (i, &w) in PATTERN_WEIGHT.iter().enumerate() {
         v += w * acc.pattern_count(c, Pattern::from_u8(i as u8)) as Score;
@@ -116,34 +112,26 @@ pub fn evaluate<E: Evaluator>(board: &Board<E>) -> Score {
     E::evaluate(board)
 }
 
-/// The classical evaluation of `board` from its classical sums `acc`: the threat-count
-/// model plus the fitted corrections of [`crate::cells`].
-fn classical_value<A: Accumulator>(board: &Board<A>, acc: &Classical) -> Score {
-    let me = board.side();
-    let opp = me.opponent();
-    let bucket = threat_bucket(board, me) * BUCKETS + threat_bucket(board, opp);
-    let v = count_value_of(board, acc) + acc.cell_values(me, true) - acc.cell_values(opp, false)
-        + acc.tables().threats[bucket] as Score;
-    v.clamp(-WIN_MIN + 1, WIN_MIN - 1)
-}
-
 impl Evaluator for Classical {
+    /// The threat-count model plus the fitted corrections of [`crate::cells`].
     #[inline]
     fn evaluate(board: &Board<Classical>) -> Score {
-        classical_value(board, board.accumulator())
+        let acc = board.accumulator();
+        let me = board.side();
+        let opp = me.opponent();
+        let bucket = threat_bucket(board, me) * BUCKETS + threat_bucket(board, opp);
+        let v = count_value(board) + acc.cell_values(me, true) - acc.cell_values(opp, false)
+            + acc.tables().threats[bucket] as Score;
+        v.clamp(-WIN_MIN + 1, WIN_MIN - 1)
     }
 }
 
 /// The threat-count model alone (what the tables of `crate::cells` correct), for the
 /// fitting tools.
 pub fn count_value(board: &Board<Classical>) -> Score {
-    count_value_of(board, board.accumulator())
-}
-
-fn count_value_of<A: Accumulator>(board: &Board<A>, acc: &Classical) -> Score {
     let me = board.side();
-    side_value(board, acc, me, &THREAT_WEIGHT_TO_MOVE)
-        - side_value(board, acc, me.opponent(), &THREAT_WEIGHT_WAITING)
+    side_value(board, me, &THREAT_WEIGHT_TO_MOVE)
+        - side_value(board, me.opponent(), &THREAT_WEIGHT_WAITING)
         + TEMPO
 }
 

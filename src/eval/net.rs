@@ -25,7 +25,7 @@
 
 use super::{threat_bucket, Evaluator, Score, WIN_MIN};
 use super::{PATTERN_WEIGHT, TEMPO, THREAT_WEIGHT_TO_MOVE, THREAT_WEIGHT_WAITING};
-use crate::board::{Accumulator, Board, Network};
+use crate::board::{Board, Network};
 use crate::cells::{self, CellTables, BUCKETS, CODES};
 use crate::pattern::{PatternTables, Threat, NEEDS_FOUL_CHECK, PATTERN_COUNT};
 use crate::rules::Rule;
@@ -71,7 +71,7 @@ impl NetWeights {
 }
 
 #[inline]
-fn value<A: Accumulator>(board: &Board<A>, w: &NetWeights, sums: &Sums) -> Score {
+fn value(board: &Board<Network>, w: &NetWeights, sums: &Sums) -> Score {
     let me = board.side();
     let bucket = threat_bucket(board, me) * BUCKETS + threat_bucket(board, me.opponent());
     w.forward(sums, me.index(), bucket)
