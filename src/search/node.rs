@@ -245,7 +245,7 @@ impl<E: Evaluator> Worker<'_, E> {
         mut alpha: Score,
         beta: Score,
     ) -> Result<(Score, Pos), Score> {
-        let (me, depth, ply) = (self.board.side(), n.depth, n.ply);
+        let (me, mut depth, ply) = (self.board.side(), n.depth, n.ply);
         let opp = me.opponent();
         let focus = if n.forced.is_none() && !self.caro {
             self.focus(n.defend_only)
@@ -327,6 +327,11 @@ impl<E: Evaluator> Worker<'_, E> {
                     if score >= beta {
                         self.reward_cutoff(n, mv, quiet, &tried[..tried_n]);
                         break;
+                    }
+                    // Alpha raised: the moves still to come must beat a real score, so
+                    // they get a ply less.
+                    if depth > 2 * ONE_PLY && depth < 12 * ONE_PLY && !is_mate_score(score) {
+                        depth -= ONE_PLY;
                     }
                 }
             }
