@@ -79,7 +79,7 @@ impl<E: Evaluator> Worker<'_, E> {
         let mut tt_move = Pos::NONE;
         if let Some(h) = hit {
             tt_move = h.mv;
-            if !pv_node && h.depth * ONE_PLY >= depth {
+            if !pv_node && h.depth >= depth {
                 let cut = match h.bound {
                     Bound::Exact => true,
                     Bound::Lower => h.score >= beta,
@@ -149,15 +149,8 @@ impl<E: Evaluator> Worker<'_, E> {
         } else {
             Bound::Upper
         };
-        self.tt.store(
-            key,
-            ply,
-            best_move,
-            best,
-            static_eval,
-            depth.div_euclid(ONE_PLY),
-            bound,
-        );
+        self.tt
+            .store(key, ply, best_move, best, static_eval, depth, bound);
         best
     }
 

@@ -4,6 +4,7 @@
 //! `key ^ data`, so an entry torn by two threads writing at once fails its key check instead
 //! of giving one position another's data.
 
+use super::{Depth, ONE_PLY};
 use crate::board::Pos;
 use crate::eval::{Score, WIN_MIN};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -16,7 +17,10 @@ pub enum Bound {
 }
 
 /// One entry as two words: `[key ^ data, data]`, data =
-/// `mv:16 | score:16 | eval:16 | depth:8 | meta:8`, meta = generation << 2 | bound.
+/// `mv:16 | score:16 | eval:16 | depth:8 | meta:8`, meta = generation << 2 | bound. The
+/// depth is kept in half plies, so that a node searched at a fractional depth is found
+/// again at that depth (whole plies would round it down, and a probe at the same depth
+/// would miss); it saturates at 63.5 plies, under-claiming deeper results.
 type Entry = [AtomicU64; 2];
 
 /// The key and data of an entry, as one consistent pair when the key checks out.
@@ -55,12 +59,16 @@ fn pack(u: Unpacked) -> u64 {
 
 const BUCKET: usize = 4;
 
+/// The unit of a stored depth.
+const HALF_PLY: Depth = ONE_PLY / 2;
+
 #[derive(Clone, Copy, Debug)]
 pub struct Hit {
     pub mv: Pos,
     pub score: Score,
     pub eval: Score,
-    pub depth: i32,
+    /// The depth the entry was searched to, in [`Depth`] units (a multiple of half a ply).
+    pub depth: Depth,
     pub bound: Bound,
 }
 
@@ -138,7 +146,7 @@ impl TranspositionTable {
                 mv: Pos::from_index(e.mv as usize),
                 score: from_tt(e.score as Score, ply),
                 eval: e.eval as Score,
-                depth: e.depth as i32,
+                depth: e.depth as Depth * HALF_PLY,
                 bound: match e.meta & 3 {
                     1 => Bound::Exact,
                     2 => Bound::Lower,
@@ -155,7 +163,7 @@ impl TranspositionTable {
         mv: Pos,
         score: Score,
         eval: Score,
-        depth: i32,
+        depth: Depth,
         bound: Bound,
     ) {
         let b = self.bucket(key);
@@ -170,7 +178,7 @@ impl TranspositionTable {
                     .min_by_key(|&i| {
                         let e = unpack(bucket[i][1].load(Relaxed));
                         let age = (gen.wrapping_sub(e.meta >> 2)) & 63;
-                        e.depth as i32 - 8 * age as i32
+                        e.depth as i32 - 16 * age as i32
                     })
                     .unwrap_or(0)
             }
@@ -187,7 +195,7 @@ impl TranspositionTable {
             mv,
             score: to_tt(score, ply) as i16,
             eval: eval.clamp(i16::MIN as Score, i16::MAX as Score) as i16,
-            depth: depth.clamp(-100, 127) as i8,
+            depth: depth.div_euclid(HALF_PLY).clamp(-128, 127) as i8,
             meta: (gen << 2) | bound as u8,
         });
         e[0].store(key ^ data, Relaxed);
@@ -236,11 +244,25 @@ mod tests {
     fn store_and_probe_rerooted_mates() {
         let tt = TranspositionTable::new(1 << 20);
         let p = Pos::new(3, 4);
-        tt.store(42, 5, p, mate_in(9), 10, 6, Bound::Exact);
+        tt.store(
+            42,
+            5,
+            p,
+            mate_in(9),
+            10,
+            6 * ONE_PLY + HALF_PLY,
+            Bound::Exact,
+        );
         let hit = tt.probe(42, 3).expect("stored");
         assert_eq!(hit.mv, p);
         assert_eq!(hit.score, mate_in(7));
-        assert_eq!(hit.depth, 6);
+        assert_eq!(hit.depth, 6 * ONE_PLY + HALF_PLY);
+        // a fraction below half a ply is rounded down, never up
+        tt.store(42, 5, p, 0, 10, 6 * ONE_PLY + HALF_PLY - 1, Bound::Exact);
+        assert_eq!(tt.probe(42, 3).expect("stored").depth, 6 * ONE_PLY);
+        // beyond 63.5 plies the depth saturates
+        tt.store(42, 5, p, 0, 10, 90 * ONE_PLY, Bound::Exact);
+        assert_eq!(tt.probe(42, 3).expect("stored").depth, 127 * HALF_PLY);
         assert_eq!(hit.bound, Bound::Exact);
         assert!(tt.probe(43, 3).is_none());
         assert!(tt.size_bytes() <= 1 << 20);
@@ -250,7 +272,7 @@ mod tests {
     fn threads_writing_at_once_never_read_another_positions_data() {
         // a tiny table, so the threads fight over the same buckets
         let tt = TranspositionTable::new(0);
-        let data = |k: u64| ((k % 200) as Score, (k % 97) as i32);
+        let data = |k: u64| ((k % 200) as Score, (k % 97) as Depth * HALF_PLY);
         std::thread::scope(|s| {
             for t in 0..4u64 {
                 let tt = &tt;
