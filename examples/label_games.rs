@@ -3,7 +3,7 @@
 //! without them.
 //!
 //! cargo run --release --example label_games -- [--nodes N] [--jobs N] --out FILE.rnsp \
-//!     FILE.jsonl...
+//!     FILE.jsonl|FILE.rnsp...
 //!
 //! Every position after the opening that the search would evaluate statically (no five to
 //! make or block, no open four that wins outright) is searched with a budget of `--nodes`
@@ -11,6 +11,10 @@
 //! self-play format of `src/selfplay.rs` (one block per game, numbered by its place among
 //! the input lines); positions whose score is a mate are left out. Deterministic: the same
 //! files and budget give the same output whatever `--jobs`.
+//!
+//! A self-play file (`.rnsp`) as input is relabelled instead: each of its positions is
+//! searched again with the budget (one fresh table per game block) and written with its
+//! game's result, so positions labelled by shallow self-play searches get deeper scores.
 
 #[path = "common/games.rs"]
 #[allow(dead_code)]
@@ -26,7 +30,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 
-const USAGE: &str = "usage: label_games [--nodes N] [--jobs N] --out FILE FILE.jsonl...";
+const USAGE: &str = "usage: label_games [--nodes N] [--jobs N] --out FILE FILE.jsonl|FILE.rnsp...";
 
 struct Options {
     nodes: u64,
@@ -99,19 +103,66 @@ fn label(engine: &mut Engine, game: &Game, nodes: u64) -> Result<Vec<Record>> {
     Ok(out)
 }
 
-fn main() -> Result<()> {
-    let o = options()?;
-    let mut games = Vec::new();
-    for (file_no, file) in o.files.iter().enumerate() {
+/// What one worker labels as a unit: a game record, or a self-play file's block of positions.
+enum Job {
+    Game(Game),
+    Block(Vec<Record>),
+}
+
+/// A self-play block's positions searched again with `nodes`; the result stays the game's.
+fn relabel(engine: &mut Engine, block: &[Record], nodes: u64) -> Result<Vec<Record>> {
+    engine.clear_hash();
+    let mut out = Vec::new();
+    for r in block {
+        engine.new_game(r.width, r.height, r.rule);
+        for (i, &(p, c)) in r.stones.iter().enumerate() {
+            if engine.board().side() != c {
+                bail!("stone {} of a record is not the side to move's", i + 1);
+            }
+            engine
+                .play(p.x() as i64, p.y() as i64)
+                .map_err(|e| anyhow::anyhow!("stone {}: {e:?}", i + 1))?;
+        }
+        if engine.board().side() != r.side {
+            bail!("a record's side to move does not follow its stones");
+        }
+        let s = engine.think_unlimited(&ThinkLimits::by_nodes(nodes), &mut |_| {});
+        if !is_mate_score(s.score) {
+            out.push(Record {
+                score: s.score.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+                ..r.clone()
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Every input file's jobs, in order.
+fn read_jobs(files: &[String]) -> Result<Vec<Job>> {
+    let mut jobs = Vec::new();
+    for (file_no, file) in files.iter().enumerate() {
+        if file.ends_with(".rnsp") {
+            selfplay::read_blocks(std::path::Path::new(file), |_, block| {
+                jobs.push(Job::Block(block.to_vec()))
+            })
+            .with_context(|| format!("reading {file}"))?;
+            continue;
+        }
         let text = std::fs::read_to_string(file).with_context(|| format!("reading {file}"))?;
         for (line_no, line) in text.lines().enumerate() {
             if !line.trim().is_empty() {
                 let g = parse_game(line, file_no, line_no)
                     .with_context(|| format!("{file}:{}", line_no + 1))?;
-                games.push(g);
+                jobs.push(Job::Game(g));
             }
         }
     }
+    Ok(jobs)
+}
+
+fn main() -> Result<()> {
+    let o = options()?;
+    let games = read_jobs(&o.files)?;
     let (mut file, contents) = selfplay::open(&o.out)?;
     let games = Arc::new(games);
     let done = Arc::new(contents.games);
@@ -134,7 +185,11 @@ fn main() -> Result<()> {
                 if done.contains(&(i as u32)) {
                     continue;
                 }
-                let r = label(&mut engine, g, nodes).map(|v| (i as u32, v));
+                let r = match g {
+                    Job::Game(g) => label(&mut engine, g, nodes),
+                    Job::Block(b) => relabel(&mut engine, b, nodes),
+                }
+                .map(|v| (i as u32, v));
                 if tx.send(r).is_err() {
                     return;
                 }

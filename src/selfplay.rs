@@ -149,6 +149,12 @@ pub struct Contents {
 
 /// Reads every whole block of a self-play file, calling `each` for each record.
 pub fn read_file(path: &Path, mut each: impl FnMut(&Record)) -> io::Result<Contents> {
+    read_blocks(path, |_, block| block.iter().for_each(&mut each))
+}
+
+/// Reads every whole block of a self-play file, calling `each` with each block's game
+/// number and records.
+pub fn read_blocks(path: &Path, mut each: impl FnMut(u32, &[Record])) -> io::Result<Contents> {
     let mut bytes = Vec::new();
     File::open(path)?.read_to_end(&mut bytes)?;
     if bytes.len() < HEADER || &bytes[..4] != MAGIC {
@@ -178,8 +184,8 @@ pub fn read_file(path: &Path, mut each: impl FnMut(&Record)) -> io::Result<Conte
         }
         for r in &block {
             c.keys.insert(r.board().hash());
-            each(r);
         }
+        each(game, &block);
         c.records += n as u64;
         c.games.insert(game);
         at = pos;

@@ -105,6 +105,44 @@ fn a_run_resumes_where_it_stopped_and_drops_a_cut_block() {
 }
 
 #[test]
+fn blocks_read_back_whole_with_their_game_numbers() {
+    let path = scratch("blocks");
+    let (mut f, _) = open(&path).unwrap();
+    let rec = |n: usize| Record {
+        rule: Rule::Freestyle,
+        width: 9,
+        height: 9,
+        side: if n % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        },
+        result: 1,
+        score: n as i16,
+        stones: (0..n)
+            .map(|i| {
+                (
+                    Pos::new(i, 0),
+                    if i % 2 == 0 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    },
+                )
+            })
+            .collect(),
+    };
+    write_game(&mut f, 7, &[rec(1), rec(3)]).unwrap();
+    write_game(&mut f, 2, &[rec(2)]).unwrap();
+    drop(f);
+    let mut blocks = Vec::new();
+    let c = read_blocks(&path, |g, b| blocks.push((g, b.to_vec()))).unwrap();
+    assert_eq!(blocks, vec![(7, vec![rec(1), rec(3)]), (2, vec![rec(2)])]);
+    assert_eq!((c.records, c.games), (3, HashSet::from([7, 2])));
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
 fn a_file_of_something_else_is_refused() {
     let path = scratch("other");
     std::fs::write(&path, b"not a self-play file").unwrap();
