@@ -67,6 +67,13 @@ fn options() -> Result<Options> {
     Ok(o)
 }
 
+/// The search's score of the engine's position with a budget of `nodes`, as a record stores
+/// it; `None` for a mate score (the fit leaves those out).
+fn search_score(engine: &mut Engine, nodes: u64) -> Option<i16> {
+    let r = engine.think_unlimited(&ThinkLimits::by_nodes(nodes), &mut |_| {});
+    (!is_mate_score(r.score)).then(|| r.score.clamp(i16::MIN as i32, i16::MAX as i32) as i16)
+}
+
 /// The labelled positions of one game.
 fn label(engine: &mut Engine, game: &Game, nodes: u64) -> Result<Vec<Record>> {
     engine.new_game(game.size, game.size, game.rule);
@@ -83,15 +90,14 @@ fn label(engine: &mut Engine, game: &Game, nodes: u64) -> Result<Vec<Record>> {
             } else {
                 1.0 - black
             };
-            let r = engine.think_unlimited(&ThinkLimits::by_nodes(nodes), &mut |_| {});
-            if !is_mate_score(r.score) {
+            if let Some(value) = search_score(engine, nodes) {
                 out.push(Record {
                     rule: game.rule,
                     width: game.size,
                     height: game.size,
                     side,
                     result: (score * 2.0 - 1.0).round() as i8,
-                    score: r.score.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+                    score: value,
                     stones,
                 });
             }
@@ -114,24 +120,24 @@ fn relabel(engine: &mut Engine, block: &[Record], nodes: u64) -> Result<Vec<Reco
     engine.clear_hash();
     let mut out = Vec::new();
     for r in block {
-        engine.new_game(r.width, r.height, r.rule);
-        for (i, &(p, c)) in r.stones.iter().enumerate() {
-            if engine.board().side() != c {
-                bail!("stone {} of a record is not the side to move's", i + 1);
-            }
-            engine
-                .play(p.x() as i64, p.y() as i64)
-                .map_err(|e| anyhow::anyhow!("stone {}: {e:?}", i + 1))?;
+        // stones alternate from black, as self-play plays them
+        if let Some(i) = (0..r.stones.len()).find(|&i| r.stones[i].1.index() != i % 2) {
+            bail!("stone {} of a record is not the side to move's", i + 1);
         }
+        let stones: Vec<(i64, i64)> = r
+            .stones
+            .iter()
+            .map(|(p, _)| (p.x() as i64, p.y() as i64))
+            .collect();
+        engine.new_game(r.width, r.height, r.rule);
+        engine
+            .set_alternating(&stones)
+            .map_err(|e| anyhow::anyhow!("a record's stones: {e:?}"))?;
         if engine.board().side() != r.side {
             bail!("a record's side to move does not follow its stones");
         }
-        let s = engine.think_unlimited(&ThinkLimits::by_nodes(nodes), &mut |_| {});
-        if !is_mate_score(s.score) {
-            out.push(Record {
-                score: s.score.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
-                ..r.clone()
-            });
+        if let Some(score) = search_score(engine, nodes) {
+            out.push(Record { score, ..r.clone() });
         }
     }
     Ok(out)
@@ -162,15 +168,14 @@ fn read_jobs(files: &[String]) -> Result<Vec<Job>> {
 
 fn main() -> Result<()> {
     let o = options()?;
-    let games = read_jobs(&o.files)?;
+    let jobs = Arc::new(read_jobs(&o.files)?);
     let (mut file, contents) = selfplay::open(&o.out)?;
-    let games = Arc::new(games);
     let done = Arc::new(contents.games);
     let next = Arc::new(AtomicUsize::new(0));
     let (tx, rx) = mpsc::channel::<Result<(u32, Vec<Record>)>>();
     for _ in 0..o.jobs.max(1) {
-        let (games, done, next, tx) = (
-            Arc::clone(&games),
+        let (jobs, done, next, tx) = (
+            Arc::clone(&jobs),
             Arc::clone(&done),
             Arc::clone(&next),
             tx.clone(),
@@ -181,11 +186,11 @@ fn main() -> Result<()> {
             engine.set_table_bytes(16 << 20);
             loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some(g) = games.get(i) else { return };
+                let Some(job) = jobs.get(i) else { return };
                 if done.contains(&(i as u32)) {
                     continue;
                 }
-                let r = match g {
+                let r = match job {
                     Job::Game(g) => label(&mut engine, g, nodes),
                     Job::Block(b) => relabel(&mut engine, b, nodes),
                 }
@@ -203,7 +208,7 @@ fn main() -> Result<()> {
         selfplay::write_game(&mut file, game, &records)?;
         n += 1;
         positions += records.len();
-        eprint!("\r{n}/{} games, {positions} positions ", games.len());
+        eprint!("\r{n}/{} games, {positions} positions ", jobs.len());
     }
     eprintln!();
     println!("{positions} positions in {}", o.out.display());
