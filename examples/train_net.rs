@@ -17,13 +17,10 @@
 //! pull of the linear values towards the classical ones and of the layer towards 0. It
 //! reports the validation loss of the classical evaluation, of the float model and of the
 //! quantised one, and `--out` writes the quantised weights (`NetWeights::to_bytes`).
-//! `--pairs` also trains the pair rows (a row per empty cell by both colours' threat
-//! classes there; `NetWeights::pairs`), which start at 0.
 //! See `scripts/tune/README.md`.
 
 use anyhow::{bail, Context, Result};
 use rensa::board::{Board, Classical};
-use rensa::cells::net::pair_index;
 use rensa::cells::{code_index, BUCKETS, CODES};
 use rensa::eval::net::{NetWeights, HIDDEN, LIN_TO_MOVE, LIN_WAITING};
 use rensa::eval::{evaluate, threat_bucket, WIN_MIN};
@@ -42,8 +39,7 @@ use positions::read_positions;
 
 const USAGE: &str =
     "usage: train_net --rule R [--also-rule R]... [--epochs N] [--lr X] [--lr-values X] [--l2 X]
-                 [--batch N] [--blend X] [--seed N] [--init FILE] [--decisive] [--pairs]
-                 [--out FILE]
+                 [--batch N] [--blend X] [--seed N] [--init FILE] [--decisive] [--out FILE]
                  FILE.jsonl|FILE.rnsp...
   --rule R     freestyle, standard, renju, caro or caro-exact
   --also-rule R  train on this rule's games too, set up on boards of --rule (validation
@@ -63,8 +59,6 @@ const USAGE: &str =
                decides whether black and white share one table
   --decisive   leave out the positions of drawn games (caro's self-play fills the board in
                a quarter of its games, and their positions outnumber the decisive ones 2:1)
-  --pairs      train the pair rows too (by both colours' threat classes on a cell); a
-               network that has pair rows always uses them
   --out FILE   write the quantised weights";
 
 struct Options {
@@ -83,8 +77,6 @@ struct Options {
     init: Option<String>,
     /// Leave out the positions of drawn games.
     decisive: bool,
-    /// Train the pair rows.
-    pairs: bool,
     files: Vec<String>,
 }
 
@@ -102,7 +94,6 @@ fn parse_options() -> Result<Options> {
         out: None,
         init: None,
         decisive: false,
-        pairs: false,
         files: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
@@ -121,7 +112,6 @@ fn parse_options() -> Result<Options> {
             "--out" => o.out = Some(value("--out")?),
             "--init" => o.init = Some(value("--init")?),
             "--decisive" => o.decisive = true,
-            "--pairs" => o.pairs = true,
             "-h" | "--help" => {
                 println!("{USAGE}");
                 std::process::exit(0);
@@ -157,7 +147,6 @@ fn frozen_code(code: usize) -> bool {
 fn sample(
     board: &Board<Classical>,
     start: &NetWeights,
-    pairs: bool,
     result: f64,
     search: Option<f64>,
     v: bool,
@@ -181,13 +170,6 @@ fn sample(
                 *rows[role].entry((table * CODES + code) as u32).or_default() += 1.0;
             }
         }
-        // the pair rows follow the code rows in the model
-        let (own, other) = (info.threat[me.index()], info.threat[me.opponent().index()]);
-        if let (true, Some(i), Some(j)) = (pairs, pair_index(own, other), pair_index(other, own)) {
-            let base = start.feature.len();
-            *rows[0].entry((base + i) as u32).or_default() += 1.0;
-            *rows[1].entry((base + j) as u32).or_default() += 1.0;
-        }
     }
     Sample {
         rows: rows.map(|m| m.into_iter().collect()),
@@ -201,8 +183,7 @@ fn sample(
 }
 
 /// The float model: the network of `src/eval/net.rs` before quantisation, in evaluation
-/// units (an activation is a unit's sum clipped to 0..1). Its rows are the network's code
-/// rows, then its pair rows.
+/// units (an activation is a unit's sum clipped to 0..1).
 #[derive(Clone)]
 struct Model {
     /// `lin[row][role]`, `feat[row][unit]`.
@@ -224,12 +205,15 @@ impl Model {
     /// The quantised weights `w` as they are.
     fn exact(w: &NetWeights) -> Model {
         let scale = (1i32 << w.shift) as f32;
-        let rows = || w.feature.iter().chain(&w.pairs);
         Model {
-            lin: rows()
+            lin: w
+                .feature
+                .iter()
                 .map(|r| [r[LIN_TO_MOVE] as f32, r[LIN_WAITING] as f32])
                 .collect(),
-            feat: rows()
+            feat: w
+                .feature
+                .iter()
                 .map(|r| std::array::from_fn(|h| r[h] as f32 / scale))
                 .collect(),
             bias: w.bias.map(|b| b as f32 / scale),
@@ -241,7 +225,6 @@ impl Model {
 
     /// The start of a fit from `w` (an empty layer): `w`'s values, and a layer of small
     /// random weights, every unit half on, that adds nothing yet (its output weights are 0).
-    /// The pair rows start at 0.
     fn start(w: &NetWeights, seed: u64) -> Model {
         let mut s = seed;
         let mut small = move || {
@@ -249,7 +232,7 @@ impl Model {
             (s >> 11) as f32 / (1u64 << 53) as f32 * 0.04 - 0.02
         };
         let mut m = Model::exact(w);
-        m.feat[..w.feature.len()]
+        m.feat
             .iter_mut()
             .for_each(|r| *r = std::array::from_fn(|_| small()));
         m.bias = [0.5; HIDDEN];
@@ -327,7 +310,7 @@ impl Model {
         let q = (1i32 << w.shift) as f32;
         w.clip = q as i32;
         let r16 = |x: f32| x.round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
-        for (i, row) in w.feature.iter_mut().chain(w.pairs.iter_mut()).enumerate() {
+        for (i, row) in w.feature.iter_mut().enumerate() {
             // small, so that the board's wrapping i16 sums of the layer stay exact
             for (x, &f) in row.iter_mut().zip(&self.feat[i]) {
                 *x = (f * q).round().clamp(-127.0, 127.0) as i16;
@@ -339,7 +322,6 @@ impl Model {
         w.out = self.out.map(|o| o.map(r16));
         w.out_bias = self.out_bias.round() as i32;
         w.threats = self.threats.map(r16);
-        w.update_has_pairs();
         w
     }
 }
@@ -461,15 +443,7 @@ fn main() -> Result<()> {
         if o.decisive && p.result == 0.5 {
             return;
         }
-        let pairs = o.pairs || start_weights.has_pairs;
-        let s = sample(
-            p.board,
-            &start_weights,
-            pairs,
-            p.result,
-            p.search,
-            p.validation,
-        );
+        let s = sample(p.board, &start_weights, p.result, p.search, p.validation);
         // a classical start is the classical evaluation: each sample must give its value
         let v = start.forward(&s).value.round() as i32;
         differ += usize::from(

@@ -12,7 +12,7 @@
 //! each rule with: the rule's trained network.
 
 use super::CellInfo;
-use crate::cells::net::{self, NetWeights, Sums, ROW};
+use crate::cells::net::{self, NetWeights, Sums};
 use crate::cells::{self, CellTables, CODES};
 use crate::geometry::Color;
 use crate::pattern::{Pattern, PATTERN_COUNT};
@@ -159,9 +159,6 @@ impl Accumulator for Classical {
     }
 }
 
-/// A row that adds nothing: a cell's pair row when it has none.
-const ZERO_ROW: [i16; ROW] = [0; ROW];
-
 /// A network's sums (`crate::cells::net`): each colour's sum of its feature rows over the
 /// empty cells.
 #[derive(Clone)]
@@ -191,9 +188,6 @@ impl Network {
     fn add(&mut self, info: &CellInfo, sign: i16) {
         for c in 0..2 {
             self.sums.add(c, self.weights.row(c, info.code[c]), sign);
-            if let Some(row) = self.weights.pair_row(info.threat[c], info.threat[1 - c]) {
-                self.sums.add(c, row, sign);
-            }
         }
     }
 }
@@ -217,26 +211,11 @@ impl Accumulator for Network {
 
     #[inline]
     fn cell_changed(&mut self, _q: usize, _line: usize, old: &CellInfo, new: &CellInfo) {
-        // only the colours whose code moved (or, with pair rows, whose cell's classes did)
-        // touch their sums, each in one pass
-        let w = &self.weights;
-        let pairs_moved = w.has_pairs && old.threat != new.threat;
+        // only the colours whose code moved touch their sums
         for c in 0..2 {
-            let code_moved = old.code[c] != new.code[c];
-            if !code_moved && !pairs_moved {
-                continue;
-            }
-            let (was, now) = (w.row(c, old.code[c]), w.row(c, new.code[c]));
-            if !pairs_moved {
-                self.sums.replace(c, was, now);
-                continue;
-            }
-            let pair = |t: &[u8; 2]| w.pair_row(t[c], t[1 - c]).unwrap_or(&ZERO_ROW);
-            let (pair_was, pair_now) = (pair(&old.threat), pair(&new.threat));
-            if code_moved {
-                self.sums.replace2(c, [was, pair_was], [now, pair_now]);
-            } else {
-                self.sums.replace(c, pair_was, pair_now);
+            if old.code[c] != new.code[c] {
+                let was = self.weights.row(c, old.code[c]);
+                self.sums.replace(c, was, self.weights.row(c, new.code[c]));
             }
         }
     }

@@ -5,7 +5,6 @@
 //! `crate::eval::net` for the architecture and the number format.
 
 use super::{BUCKETS, CODES};
-use crate::pattern::THREAT_COUNT;
 use crate::rules::Rule;
 use std::sync::{Arc, OnceLock};
 
@@ -17,24 +16,8 @@ pub const ROW: usize = HIDDEN + 2;
 pub const LIN_TO_MOVE: usize = HIDDEN;
 pub const LIN_WAITING: usize = HIDDEN + 1;
 
-/// Pair rows: one per (the colour's class on the cell, the other colour's class there).
-pub const PAIRS: usize = THREAT_COUNT * THREAT_COUNT;
-
-/// Cells where neither colour has a class of at least this add no pair row: the pair
-/// update runs only where a cell's classes are worth it.
-const PAIR_MIN_CLASS: u8 = 3;
-
-/// The pair row of a cell with classes `own` (the colour's) and `other`, if it has one.
-#[inline]
-pub fn pair_index(own: u8, other: u8) -> Option<usize> {
-    (own.max(other) >= PAIR_MIN_CLASS).then(|| own as usize * THREAT_COUNT + other as usize)
-}
-
-/// The first bytes of [`NetWeights::to_bytes`]: a network without pair rows (all zero)
-/// keeps the first format, so the files made before pair rows read and write the same.
+/// The first bytes of [`NetWeights::to_bytes`].
 const MAGIC: &[u8; 8] = b"RNSNET01";
-/// The same followed by the [`PAIRS`] pair rows.
-const MAGIC_PAIRS: &[u8; 8] = b"RNSNET02";
 
 /// The weights of one rule.
 #[derive(Clone, Debug, PartialEq)]
@@ -57,13 +40,6 @@ pub struct NetWeights {
     /// Whether black and white have tables of their own (renju's classical evaluation as a
     /// network; the shipped renju network, fine-tuned from standard's, shares one).
     pub per_colour: bool,
-    /// `pairs[own class * THREAT_COUNT + other class]`: what an empty cell adds to a
-    /// colour's sums by the two colours' threat classes there, so that a cell's value for
-    /// one side can depend on what it is for the other (a block that is also an attack).
-    /// Cells where neither colour has a class add nothing. Shared by both colours.
-    pub pairs: Vec<[i16; ROW]>,
-    /// Whether any pair row is not zero (the accumulator skips them otherwise).
-    pub has_pairs: bool,
 }
 
 impl NetWeights {
@@ -79,31 +55,14 @@ impl NetWeights {
             out_bias: 0,
             threats: [0; BUCKETS * BUCKETS],
             per_colour,
-            pairs: vec![[0; ROW]; PAIRS],
-            has_pairs: false,
         }
-    }
-
-    /// Sets [`NetWeights::has_pairs`] from the pair rows (after changing them).
-    pub fn update_has_pairs(&mut self) {
-        self.has_pairs = self.pairs.iter().flatten().any(|&x| x != 0);
-    }
-
-    /// The pair row a cell with classes `own` (the colour's) and `other` adds to the
-    /// colour's sums, if any.
-    #[inline]
-    pub fn pair_row(&self, own: u8, other: u8) -> Option<&[i16; ROW]> {
-        if !self.has_pairs {
-            return None;
-        }
-        pair_index(own, other).map(|i| &self.pairs[i])
     }
 
     /// The weights as bytes (little-endian; see [`NetWeights::from_bytes`]): what the
     /// trainer writes and a build compiles in.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut b = Vec::with_capacity(64 + (self.feature.len() + PAIRS) * ROW * 2);
-        b.extend_from_slice(if self.has_pairs { MAGIC_PAIRS } else { MAGIC });
+        let mut b = Vec::with_capacity(64 + self.feature.len() * ROW * 2);
+        b.extend_from_slice(MAGIC);
         for v in [HIDDEN as u32, self.per_colour as u32, self.shift] {
             b.extend_from_slice(&v.to_le_bytes());
         }
@@ -111,8 +70,7 @@ impl NetWeights {
             b.extend_from_slice(&v.to_le_bytes());
         }
         let words = self.out.iter().flatten().chain(&self.threats);
-        let pairs = self.pairs.iter().flatten().filter(|_| self.has_pairs);
-        for v in words.chain(self.feature.iter().flatten()).chain(pairs) {
+        for v in words.chain(self.feature.iter().flatten()) {
             b.extend_from_slice(&v.to_le_bytes());
         }
         b
@@ -120,10 +78,7 @@ impl NetWeights {
 
     /// Weights from [`NetWeights::to_bytes`]; `None` for bytes of another shape.
     pub fn from_bytes(bytes: &[u8]) -> Option<NetWeights> {
-        let (rest, with_pairs) = match bytes.strip_prefix(MAGIC_PAIRS) {
-            Some(rest) => (rest, true),
-            None => (bytes.strip_prefix(MAGIC)?, false),
-        };
+        let rest = bytes.strip_prefix(MAGIC)?;
         let (head, rest) = rest.split_at_checked(12)?;
         let word = |i: usize| u32::from_le_bytes(head[4 * i..4 * i + 4].try_into().unwrap());
         let (hidden, per_colour, shift) = (word(0), word(1), word(2));
@@ -137,8 +92,7 @@ impl NetWeights {
             .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
             .collect();
         let rows = CODES * (1 + per_colour as usize);
-        let pair_rows = if with_pairs { PAIRS } else { 0 };
-        if rest.len() != 2 * (2 * HIDDEN + BUCKETS * BUCKETS + (rows + pair_rows) * ROW) {
+        if rest.len() != 2 * (2 * HIDDEN + BUCKETS * BUCKETS + rows * ROW) {
             return None;
         }
         let mut words = rest
@@ -147,16 +101,11 @@ impl NetWeights {
         let mut take = |n: usize| words.by_ref().take(n).collect::<Vec<i16>>();
         let out = [take(HIDDEN), take(HIDDEN)].map(|v| v.try_into().unwrap());
         let threats = take(BUCKETS * BUCKETS).try_into().unwrap();
-        let mut rows_of = |n: usize| -> Vec<[i16; ROW]> {
-            take(n * ROW)
-                .chunks_exact(ROW)
-                .map(|r| r.try_into().unwrap())
-                .collect()
-        };
-        let feature = rows_of(rows);
-        let mut pairs = rows_of(pair_rows);
-        pairs.resize(PAIRS, [0; ROW]);
-        let mut w = NetWeights {
+        let feature = take(rows * ROW)
+            .chunks_exact(ROW)
+            .map(|r| r.try_into().unwrap())
+            .collect();
+        Some(NetWeights {
             feature,
             bias: ints[2..].try_into().unwrap(),
             clip: ints[0],
@@ -165,12 +114,7 @@ impl NetWeights {
             out_bias: ints[1],
             threats,
             per_colour,
-            pairs,
-            has_pairs: false,
-        };
-        w.update_has_pairs();
-        // a pair file whose pairs are all zero is not what to_bytes writes
-        (w.has_pairs == with_pairs).then_some(w)
+        })
     }
 
     /// The feature row of colour index `c` for pattern code `code`.
@@ -216,24 +160,6 @@ impl Sums {
         }
         self.linear[c][0] += now[LIN_TO_MOVE] as i32 - was[LIN_TO_MOVE] as i32;
         self.linear[c][1] += now[LIN_WAITING] as i32 - was[LIN_WAITING] as i32;
-    }
-
-    /// Replaces colour `c`'s rows `was` by `now`, two at a time (a cell's code row and
-    /// pair row), in one pass.
-    #[inline]
-    pub fn replace2(&mut self, c: usize, was: [&[i16; ROW]; 2], now: [&[i16; ROW]; 2]) {
-        for h in 0..HIDDEN {
-            let s = &mut self.hidden[c][h];
-            *s = s
-                .wrapping_add(now[0][h])
-                .wrapping_add(now[1][h])
-                .wrapping_sub(was[0][h])
-                .wrapping_sub(was[1][h]);
-        }
-        for (k, lin) in [LIN_TO_MOVE, LIN_WAITING].into_iter().enumerate() {
-            self.linear[c][k] +=
-                now[0][lin] as i32 + now[1][lin] as i32 - was[0][lin] as i32 - was[1][lin] as i32;
-        }
     }
 
     /// Adds (`sign` 1) or takes away (-1) colour `c`'s `row`.

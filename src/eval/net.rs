@@ -87,9 +87,6 @@ pub fn evaluate_from_scratch(board: &Board<Network>) -> Score {
         let info = board.cell(p);
         for c in 0..2 {
             sums.add(c, w.row(c, info.code[c]), 1);
-            if let Some(row) = w.pair_row(info.threat[c], info.threat[1 - c]) {
-                sums.add(c, row, 1);
-            }
         }
     }
     value(board, w, &sums)

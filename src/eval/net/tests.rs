@@ -38,12 +38,6 @@ fn random_weights(rule: Rule, rnd: &mut Rnd) -> NetWeights {
     }
     w.clip = 400;
     w.out_bias = rnd.weight(1000) as i32;
-    for row in w.pairs.iter_mut() {
-        for x in row.iter_mut() {
-            *x = rnd.weight(40);
-        }
-    }
-    w.update_has_pairs();
     w
 }
 
@@ -127,54 +121,10 @@ fn weights_survive_bytes() {
     for rule in [Rule::Freestyle, Rule::Renju] {
         let w = random_weights(rule, &mut rnd);
         let bytes = w.to_bytes();
-        assert_eq!(NetWeights::from_bytes(&bytes), Some(w.clone()));
+        assert_eq!(NetWeights::from_bytes(&bytes), Some(w));
         assert_eq!(NetWeights::from_bytes(&bytes[..bytes.len() - 1]), None);
         assert_eq!(NetWeights::from_bytes(&bytes[1..]), None);
-        // without pair rows: the first format, shorter by exactly the pair rows
-        let mut plain = w;
-        plain.pairs.iter_mut().for_each(|r| *r = [0; ROW]);
-        plain.update_has_pairs();
-        let short = plain.to_bytes();
-        assert!(short.starts_with(b"RNSNET01") && bytes.starts_with(b"RNSNET02"));
-        assert_eq!(
-            bytes.len() - short.len(),
-            2 * ROW * crate::cells::net::PAIRS
-        );
-        assert_eq!(NetWeights::from_bytes(&short), Some(plain));
     }
-}
-
-/// A pair row is what the cell's two classes say: the same cell data with and without one
-/// pair row set differ by exactly that row's linear value, for each cell with those classes.
-#[test]
-fn a_pair_row_adds_its_value_per_cell() {
-    let rule = Rule::Freestyle;
-    let base = NetWeights::from_classical(rule);
-    let mut b = Board::with_accumulator(15, 15, rule, Network::new(Arc::new(base.clone())));
-    // black: a two on column 7 and a stone beside it; white: two stones apart
-    for (x, y) in [(7, 7), (8, 7), (7, 8), (9, 9), (7, 10), (3, 3)] {
-        b.make(Pos::new(x, y));
-    }
-    // the side to move has open-three points; count the cells with classes (Flex3, none)
-    let (me, opp) = (b.side().index(), b.side().opponent().index());
-    let mut with = base.clone();
-    let (own, other) = (Threat::Flex3 as usize, Threat::None as usize);
-    with.pairs[own * crate::pattern::THREAT_COUNT + other][LIN_TO_MOVE] = 7;
-    with.update_has_pairs();
-    let n = b
-        .empty_cells()
-        .filter(|&p| {
-            let t = b.cell(p).threat;
-            (t[me] as usize, t[opp] as usize) == (own, other)
-        })
-        .count() as i32;
-    assert!(n > 0);
-    let mut b2 = Board::with_accumulator(15, 15, rule, Network::new(Arc::new(with)));
-    for &(p, _) in b.history() {
-        b2.make(p);
-    }
-    assert_eq!(evaluate(&b2) - evaluate(&b), 7 * n);
-    assert_eq!(evaluate(&b2), evaluate_from_scratch(&b2));
 }
 
 /// Each rule's shipped network loads and reads the rule's cells with the expected tables (one
