@@ -34,7 +34,6 @@ static NONE: CellTables = ZERO;
 
 mod freestyle;
 pub mod net;
-pub mod order;
 mod renju;
 
 /// The fitted tables of `rule`, for the classical evaluation (where networks start training).

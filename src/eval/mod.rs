@@ -178,43 +178,6 @@ pub fn move_score<A: Accumulator>(board: &Board<A>, p: Pos, my_threat: Threat) -
     s
 }
 
-use crate::cells::order::DIST_BUCKETS;
-
-/// The policy value of the side to move playing `p`: the fitted tables' (see
-/// [`crate::cells::order::tables`]) where the rule has them, else the ordering score.
-pub fn policy_score<A: Accumulator>(board: &Board<A>, p: Pos, my_threat: Threat) -> i32 {
-    let me = board.side();
-    let cell = board.cell(p);
-    match crate::cells::order::tables(board.rule()) {
-        // the table's attack value assumes the class the code makes; renju black's exact
-        // class can be lower (a foul-looking three that is not one)
-        Some(t) if my_threat == cell.threat(me) => {
-            let h = board.history();
-            let near = |back: usize| {
-                h.len().checked_sub(back).map_or(DIST_BUCKETS - 1, |k| {
-                    let q = h[k].0;
-                    q.x()
-                        .abs_diff(p.x())
-                        .max(q.y().abs_diff(p.y()))
-                        .min(DIST_BUCKETS - 1)
-                })
-            };
-            t.attack[cell.code[me.index()] as usize]
-                + t.defend[cell.code[me.opponent().index()] as usize]
-                + t.near_opponent[near(1)]
-                + t.near_own[near(2)]
-        }
-        _ => move_score(board, p, my_threat),
-    }
-}
-
-/// The hand-set ordering value of a cell where a colour has class `t` and line patterns
-/// `pats`: for the mover (`attack`) or for the opponent (for the ordering fit to start from).
-pub fn hand_order(attack: bool, t: Threat, pats: [u8; 4]) -> i32 {
-    let class = if attack { &ATTACK } else { &DEFEND };
-    class[t as usize] + pats.iter().map(|&p| LINE[p as usize]).sum::<i32>()
-}
-
 /// Mate-distance helpers.
 pub fn mate_in(ply: usize) -> Score {
     WIN - ply as Score

@@ -230,9 +230,6 @@ struct Worker<'a, E: Evaluator = Classical> {
     seldepth: usize,
     aborted: bool,
     killers: [[Pos; 2]; MAX_PLY + 1],
-    /// The highest policy value among the moves generated at each ply.
-    policy_max: [i32; MAX_PLY + 1],
-    pol: node::PolicyParams,
     pv: Vec<[Pos; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     /// Caro's blocked fives break the shortcuts that assume a four must be answered on its
@@ -281,8 +278,6 @@ enum Focus {
 struct Scored {
     mv: Pos,
     score: i32,
-    /// The move's policy value (the ordering score without history and killers).
-    policy: i32,
 }
 
 impl<'a, E: Evaluator> Worker<'a, E> {
@@ -312,8 +307,6 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             seldepth: 0,
             aborted: false,
             killers: [[Pos::NONE; 2]; MAX_PLY + 1],
-            policy_max: [i32::MIN; MAX_PLY + 1],
-            pol: node::PolicyParams::new(board.rule()),
             pv: vec![[Pos::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             caro: matches!(board.rule(), Rule::Caro | Rule::CaroExact),
@@ -468,7 +461,6 @@ impl<E: Evaluator> Worker<'_, E> {
         let mut cands = std::mem::take(&mut self.move_buf);
         self.board.candidates(&mut cands);
         let mut moves = Vec::with_capacity(cands.len());
-        let mut max = i32::MIN;
         for &p in &cands {
             if ply == 0
                 && (self.excluded.contains(&p)
@@ -482,8 +474,6 @@ impl<E: Evaluator> Worker<'_, E> {
             if t < Threat::Block4 && !self.in_focus(p, focus) {
                 continue;
             }
-            let policy = eval::policy_score(&self.board, p, t);
-            max = max.max(policy);
             let mut score = eval::move_score(&self.board, p, t);
             if p == tt_move {
                 score += 1 << 24;
@@ -491,13 +481,8 @@ impl<E: Evaluator> Worker<'_, E> {
                 score += 60;
             }
             score += self.history[p.index()][me.index()] / HISTORY_ORDER_DIV;
-            moves.push(Scored {
-                mv: p,
-                score,
-                policy,
-            });
+            moves.push(Scored { mv: p, score });
         }
-        self.policy_max[ply] = max;
         self.move_buf = cands;
         moves
     }

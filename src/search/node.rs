@@ -32,47 +32,6 @@ struct Node {
     tt_move: Pos,
 }
 
-/// Extra reduction of a late move whose policy value lies `gap` ordering units below the
-/// node's best: the policy's own logits, past a free margin, up to a cap.
-fn policy_reduction(gap: i32, p: &PolicyParams) -> Depth {
-    if p.temperature == 0 {
-        return 0;
-    }
-    let logits16 = gap.max(0) as i64 * ONE_PLY as i64 / p.temperature as i64;
-    ((logits16 - p.free as i64) * p.scale_pct as i64 / 100).clamp(0, p.max as i64) as Depth
-}
-
-/// Experiment: the policy reduction's parameters, from `RENSA_POL="free,scale,max"` (the
-/// free margin and the cap in sixteenths of a ply and of a logit, the plies per logit in
-/// percent; a cap of 0 switches it off), so that one build plays every variant.
-pub struct PolicyParams {
-    pub temperature: i32,
-    pub free: i32,
-    pub scale_pct: i32,
-    pub max: i32,
-}
-
-impl PolicyParams {
-    pub fn new(rule: crate::rules::Rule) -> PolicyParams {
-        let temperature = crate::cells::order::tables(rule).map_or(0, |t| t.temperature);
-        let v: Vec<i32> = std::env::var("RENSA_POL")
-            .unwrap_or_else(|_| "8,100,48".into())
-            .split(',')
-            .filter_map(|x| x.parse().ok())
-            .collect();
-        PolicyParams {
-            temperature: if v.get(2).copied().unwrap_or(0) == 0 {
-                0
-            } else {
-                temperature
-            },
-            free: v.first().copied().unwrap_or(8),
-            scale_pct: v.get(1).copied().unwrap_or(100),
-            max: v.get(2).copied().unwrap_or(48),
-        }
-    }
-}
-
 impl<E: Evaluator> Worker<'_, E> {
     /// The node search. Returns a score from the side to move's view.
     pub(super) fn search(
@@ -254,7 +213,6 @@ impl<E: Evaluator> Worker<'_, E> {
                 vec![Scored {
                     mv: n.forced,
                     score: 0,
-                    policy: 0,
                 }],
                 true,
             )
@@ -263,7 +221,6 @@ impl<E: Evaluator> Worker<'_, E> {
                 vec![Scored {
                     mv: n.tt_move,
                     score: 0,
-                    policy: 0,
                 }],
                 false,
             )
@@ -344,7 +301,7 @@ impl<E: Evaluator> Worker<'_, E> {
                 }
             }
             let new_depth = depth - ONE_PLY + extension * ONE_PLY;
-            let score = self.search_move(n, moves[i], i, new_depth, alpha, beta);
+            let score = self.search_move(n, mv, i, new_depth, alpha, beta);
             if self.aborted {
                 return Err(0);
             }
@@ -384,14 +341,13 @@ impl<E: Evaluator> Worker<'_, E> {
     fn search_move(
         &mut self,
         n: &Node,
-        m: Scored,
+        mv: Pos,
         i: usize,
         new_depth: Depth,
         alpha: Score,
         beta: Score,
     ) -> Score {
-        let (ply, mv) = (n.ply, m.mv);
-        let policy_gap = self.policy_max[ply].saturating_sub(m.policy);
+        let ply = n.ply;
         self.tt.prefetch(self.board.hash_after(mv));
         self.board.make(mv);
         let score = if i == 0 {
@@ -408,7 +364,6 @@ impl<E: Evaluator> Worker<'_, E> {
                 if n.cut {
                     r += ONE_PLY;
                 }
-                r += policy_reduction(policy_gap, &self.pol);
                 // a move with a good history record keeps more depth, a bad one less
                 r -=
                     self.history[mv.index()][self.board.side().opponent().index()] / 8192 * ONE_PLY;
