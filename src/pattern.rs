@@ -44,25 +44,6 @@ pub enum Pattern {
 
 pub const PATTERN_COUNT: usize = 12;
 
-/// *Fine* line patterns: the 12 [`Pattern`]s, plus three splits that only the pattern codes
-/// (and so the fitted tables and networks) see, as Rapfi's classical evaluator has them: an
-/// open two from which one more stone makes three or four different open threes (not two),
-/// and an open three with two open-four points (`..XXX..`, not `.XX.X.`'s one). Everything
-/// that judges threats reads the coarse pattern ([`coarse`]).
-pub const FINE_COUNT: usize = 15;
-pub const FINE_FLEX2_3: u8 = 12;
-pub const FINE_FLEX2_4: u8 = 13;
-pub const FINE_FLEX3_2: u8 = 14;
-
-/// The [`Pattern`] of a fine pattern value.
-const COARSE: [u8; FINE_COUNT] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 5, 5, 7];
-
-/// The [`Pattern`] value of a fine pattern value.
-#[inline]
-pub fn coarse(fine: u8) -> u8 {
-    COARSE[fine as usize]
-}
-
 impl Pattern {
     pub fn from_u8(v: u8) -> Pattern {
         use Pattern::*;
@@ -168,10 +149,8 @@ pub struct PatternTables {
     cell: [Vec<u32>; 2],
 }
 
-/// Unordered combinations of four fine line patterns: C(18, 4).
-pub const CODES: usize = 3060;
-/// Unordered combinations of four coarse line patterns: C(15, 4).
-pub const COARSE_CODES: usize = 1365;
+/// Unordered combinations of four line patterns: C(15, 4).
+pub const CODES: usize = 1365;
 
 /// `C(n, k)` for the small arguments of the combinatorial number system.
 const fn choose(n: usize, k: usize) -> usize {
@@ -190,36 +169,16 @@ const fn choose(n: usize, k: usize) -> usize {
 /// The *pattern code* of four line patterns in any order, in 0..[`CODES`]; four `Dead`
 /// lines give 0. The fitted cell tables of `crate::cells` are indexed by it.
 pub fn code_index(p: [Pattern; 4]) -> usize {
-    fine_code_index(p.map(|p| p as u8))
-}
-
-/// The pattern code of four fine line patterns, in 0..[`CODES`]. For four coarse patterns it
-/// is the same as [`code_index`], and the coarse codes are 0..[`COARSE_CODES`].
-pub fn fine_code_index(p: [u8; 4]) -> usize {
     let mut v = p.map(|p| p as usize);
     v.sort_unstable_by(|a, b| b.cmp(a));
-    // combinations with repetition: a >= b >= c >= d maps to a 4-subset of 0..18
+    // combinations with repetition: a >= b >= c >= d maps to a 4-subset of 0..15
     choose(v[0] + 3, 4) + choose(v[1] + 2, 3) + choose(v[2] + 1, 2) + v[3]
 }
 
-/// The coarse code of a fine pattern code (the fitted cell tables are by coarse code).
-pub fn coarse_code(fine: usize) -> usize {
-    static MAP: OnceLock<Vec<u16>> = OnceLock::new();
-    MAP.get_or_init(|| {
-        let mut map = vec![0u16; CODES];
-        for k in 0..FINE_COUNT.pow(4) {
-            let p: [u8; 4] =
-                std::array::from_fn(|d| (k / FINE_COUNT.pow(d as u32) % FINE_COUNT) as u8);
-            map[fine_code_index(p)] = fine_code_index(p.map(coarse)) as u16;
-        }
-        map
-    })[fine] as usize
-}
-
-/// Four fine patterns (direction 0 first) as one index in 0..15^4.
+/// Four patterns (direction 0 first) as one index in 0..12^4.
 #[inline]
 pub fn dense_index(p: [u8; 4]) -> usize {
-    const N: usize = FINE_COUNT;
+    const N: usize = PATTERN_COUNT;
     p[0] as usize + N * (p[1] as usize + N * (p[2] as usize + N * p[3] as usize))
 }
 
@@ -245,13 +204,12 @@ impl PatternTables {
         let (pair, pair_shift, pair_mask) = pair_table(&line);
         let cell = [0, 1].map(|c| {
             let renju_black = rule == Rule::Renju && c == 0;
-            (0..FINE_COUNT.pow(4))
+            (0..PATTERN_COUNT.pow(4))
                 .map(|k| {
-                    let fine: [u8; 4] = std::array::from_fn(|d| {
-                        ((k / FINE_COUNT.pow(d as u32)) % FINE_COUNT) as u8
+                    let pats: [Pattern; 4] = std::array::from_fn(|d| {
+                        Pattern::from_u8(((k / PATTERN_COUNT.pow(d as u32)) % PATTERN_COUNT) as u8)
                     });
-                    let pats = fine.map(|f| Pattern::from_u8(coarse(f)));
-                    combine(pats, renju_black) as u32 | (fine_code_index(fine) as u32) << 16
+                    combine(pats, renju_black) as u32 | (code_index(pats) as u32) << 16
                 })
                 .collect()
         });
@@ -476,13 +434,10 @@ impl Classifier {
         }
         let mut fives = [0usize; 10];
         let mut n5 = 0;
-        let (mut n_flex4, mut n_flex3) = (0, 0);
         let mut best = Pattern::Dead;
         for i in (0..11).filter(|&i| i != 5 && line[i] == EMPTY) {
             let sub = self.shape(key | (me as u32) << (2 * slot(i as isize - 5)));
-            let sub = Pattern::from_u8(coarse(sub));
-            n_flex4 += usize::from(sub == Pattern::Flex4);
-            n_flex3 += usize::from(sub == Pattern::Flex3);
+            let sub = Pattern::from_u8(sub);
             if sub == Pattern::Five {
                 fives[n5] = i;
                 n5 += 1;
@@ -510,12 +465,7 @@ impl Classifier {
         } else {
             best
         };
-        match p {
-            Pattern::Flex3 if n_flex4 >= 2 => FINE_FLEX3_2,
-            Pattern::Flex2 if n_flex3 >= 4 => FINE_FLEX2_4,
-            Pattern::Flex2 if n_flex3 == 3 => FINE_FLEX2_3,
-            _ => p as u8,
-        }
+        p as u8
     }
 }
 
@@ -548,47 +498,27 @@ mod tests {
     /// The pattern of a stone on the centre of `left` + centre + `right` (5 cells each side).
     fn pat(rule: Rule, color: Color, left: &str, right: &str) -> Pattern {
         let key = key_from_text(&format!("{left}_{right}"));
-        Pattern::from_u8(coarse(PatternTables::get(rule).pattern(color.index(), key)))
+        Pattern::from_u8(PatternTables::get(rule).pattern(color.index(), key))
     }
 
     #[test]
     fn codes_are_dense_and_unordered() {
         let mut seen = vec![false; CODES];
-        for k in 0..FINE_COUNT.pow(4) {
-            let p: [u8; 4] =
-                std::array::from_fn(|d| ((k / FINE_COUNT.pow(d as u32)) % FINE_COUNT) as u8);
-            let i = fine_code_index(p);
+        for k in 0..PATTERN_COUNT.pow(4) {
+            let p: [Pattern; 4] = std::array::from_fn(|d| {
+                Pattern::from_u8(((k / PATTERN_COUNT.pow(d as u32)) % PATTERN_COUNT) as u8)
+            });
+            let i = code_index(p);
             seen[i] = true;
             let mut q = p;
             q.reverse();
-            assert_eq!(fine_code_index(q), i);
+            assert_eq!(code_index(q), i);
             let t = PatternTables::get(Rule::Freestyle);
-            assert_eq!(t.cell(1, p).1 as usize, i);
-            // the coarse code is the code of the coarse patterns
-            let c = coarse_code(i);
-            assert!(c < COARSE_CODES);
-            assert_eq!(c, code_index(p.map(|x| Pattern::from_u8(coarse(x)))));
+            assert_eq!(t.cell(1, p.map(|x| x as u8)).1 as usize, i);
         }
         assert!(seen.iter().all(|&s| s), "every index is some combination");
         assert_eq!(code_index([Pattern::Dead; 4]), 0);
-        assert_eq!(code_index([Pattern::Five; 4]), COARSE_CODES - 1);
-        assert_eq!(fine_code_index([FINE_FLEX3_2; 4]), CODES - 1);
-    }
-
-    /// A solid open three has two open-four points, a split one one; an open two with more
-    /// ways to an open three is told apart.
-    #[test]
-    fn fine_patterns_split_open_twos_and_threes() {
-        let fine = |left: &str, right: &str| {
-            PatternTables::get(Rule::Freestyle)
-                .pattern(1, key_from_text(&format!("{left}_{right}")))
-        };
-        assert_eq!(fine("...oo", "....."), FINE_FLEX3_2);
-        assert_eq!(fine("..o.o", "....."), Pattern::Flex3 as u8);
-        assert_eq!(coarse(fine("...oo", ".....")), Pattern::Flex3 as u8);
-        assert_eq!(coarse(fine("....o", ".....")), Pattern::Flex2 as u8);
-        assert_eq!(fine("....o", "....."), FINE_FLEX2_4);
-        assert_eq!(fine("##..o", "....."), FINE_FLEX2_3);
+        assert_eq!(code_index([Pattern::Five; 4]), CODES - 1);
     }
 
     /// The one-byte pair table gives, for every window, exactly the patterns the classifier

@@ -13,9 +13,9 @@
 
 use super::CellInfo;
 use crate::cells::net::{self, NetWeights, Sums};
-use crate::cells::{self, CellTables, COARSE_CODES};
+use crate::cells::{self, CellTables, CODES};
 use crate::geometry::Color;
-use crate::pattern::{coarse, Pattern, PATTERN_COUNT};
+use crate::pattern::{Pattern, PATTERN_COUNT};
 use crate::rules::Rule;
 use std::fmt;
 use std::sync::Arc;
@@ -50,7 +50,7 @@ pub struct Classical {
     tables: &'static CellTables,
     /// `value_tables[color][role]`: the table of `tables` each sum adds from, chosen once for
     /// the rule so the update does not ask the rule again.
-    value_tables: [[&'static [i16; COARSE_CODES]; 2]; 2],
+    value_tables: [[&'static [i16; CODES]; 2]; 2],
     sums: ClassicalSums,
 }
 
@@ -100,8 +100,7 @@ impl Classical {
     #[inline]
     fn add_values(&mut self, s: usize, code: u16, sign: i32) {
         for role in 0..2 {
-            self.sums.values[s][role] +=
-                sign * self.value_tables[s][role][cells::coarse_code(code as usize)] as i32;
+            self.sums.values[s][role] += sign * self.value_tables[s][role][code as usize] as i32;
         }
     }
 }
@@ -118,7 +117,7 @@ impl Accumulator for Classical {
     fn cell_added(&mut self, _q: usize, info: &CellInfo) {
         for s in 0..2 {
             for d in 0..4 {
-                self.sums.pcounts[s][coarse(info.pat[s][d]) as usize] += 1;
+                self.sums.pcounts[s][info.pat[s][d] as usize] += 1;
             }
             self.add_values(s, info.code[s], 1);
         }
@@ -128,7 +127,7 @@ impl Accumulator for Classical {
     fn cell_removed(&mut self, _q: usize, info: &CellInfo) {
         for s in 0..2 {
             for d in 0..4 {
-                self.sums.pcounts[s][coarse(info.pat[s][d]) as usize] -= 1;
+                self.sums.pcounts[s][info.pat[s][d] as usize] -= 1;
             }
             self.add_values(s, info.code[s], -1);
         }
@@ -138,7 +137,6 @@ impl Accumulator for Classical {
     fn cell_changed(&mut self, _q: usize, line: usize, old: &CellInfo, new: &CellInfo) {
         for s in 0..2 {
             let (was, now) = (old.pat[s][line], new.pat[s][line]);
-            let (was, now) = (coarse(was), coarse(now));
             if was != now {
                 self.sums.pcounts[s][was as usize] -= 1;
                 self.sums.pcounts[s][now as usize] += 1;

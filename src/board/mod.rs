@@ -36,7 +36,7 @@ impl CellInfo {
     }
     #[inline]
     pub fn pattern(&self, c: Color, dir: usize) -> Pattern {
-        Pattern::from_u8(crate::pattern::coarse(self.pat[c.index()][dir]))
+        Pattern::from_u8(self.pat[c.index()][dir])
     }
 }
 

@@ -10,7 +10,7 @@
 
 use crate::rules::Rule;
 
-pub use crate::pattern::{coarse_code, code_index, COARSE_CODES, CODES};
+pub use crate::pattern::{code_index, CODES};
 
 /// Buckets of a side's strongest threat for [`CellTables::threats`].
 pub const BUCKETS: usize = 8;
@@ -19,14 +19,14 @@ pub const BUCKETS: usize = 8;
 pub struct CellTables {
     /// `cells[colour * 2 + role][code]`: role 0 the side to move, 1 the side waiting
     /// (colour 0 serves both colours except in renju).
-    pub cells: [[i16; COARSE_CODES]; 4],
+    pub cells: [[i16; CODES]; 4],
     /// `threats[to-move bucket * BUCKETS + waiting bucket]`.
     pub threats: [i16; BUCKETS * BUCKETS],
 }
 
 /// No correction: the rules without fitted tables.
 pub const ZERO: CellTables = CellTables {
-    cells: [[0; COARSE_CODES]; 4],
+    cells: [[0; CODES]; 4],
     threats: [0; BUCKETS * BUCKETS],
 };
 

@@ -5,7 +5,6 @@
 //! `crate::eval::net` for the architecture and the number format.
 
 use super::{BUCKETS, CODES};
-use crate::pattern::{coarse_code, COARSE_CODES};
 use crate::rules::Rule;
 use std::sync::{Arc, OnceLock};
 
@@ -17,11 +16,8 @@ pub const ROW: usize = HIDDEN + 2;
 pub const LIN_TO_MOVE: usize = HIDDEN;
 pub const LIN_WAITING: usize = HIDDEN + 1;
 
-/// The first bytes of [`NetWeights::to_bytes`]: rows by fine pattern code.
-const MAGIC: &[u8; 8] = b"RNSNET03";
-/// The first bytes of a network file with rows by coarse pattern code (before the fine
-/// patterns): it loads with each fine code taking its coarse code's row.
-const MAGIC_COARSE: &[u8; 8] = b"RNSNET01";
+/// The first bytes of [`NetWeights::to_bytes`].
+const MAGIC: &[u8; 8] = b"RNSNET01";
 
 /// The weights of one rule.
 #[derive(Clone, Debug, PartialEq)]
@@ -82,10 +78,7 @@ impl NetWeights {
 
     /// Weights from [`NetWeights::to_bytes`]; `None` for bytes of another shape.
     pub fn from_bytes(bytes: &[u8]) -> Option<NetWeights> {
-        let (rest, codes) = match bytes.strip_prefix(MAGIC) {
-            Some(rest) => (rest, CODES),
-            None => (bytes.strip_prefix(MAGIC_COARSE)?, COARSE_CODES),
-        };
+        let rest = bytes.strip_prefix(MAGIC)?;
         let (head, rest) = rest.split_at_checked(12)?;
         let word = |i: usize| u32::from_le_bytes(head[4 * i..4 * i + 4].try_into().unwrap());
         let (hidden, per_colour, shift) = (word(0), word(1), word(2));
@@ -98,7 +91,7 @@ impl NetWeights {
             .chunks_exact(4)
             .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
             .collect();
-        let rows = codes * (1 + per_colour as usize);
+        let rows = CODES * (1 + per_colour as usize);
         if rest.len() != 2 * (2 * HIDDEN + BUCKETS * BUCKETS + rows * ROW) {
             return None;
         }
@@ -108,18 +101,10 @@ impl NetWeights {
         let mut take = |n: usize| words.by_ref().take(n).collect::<Vec<i16>>();
         let out = [take(HIDDEN), take(HIDDEN)].map(|v| v.try_into().unwrap());
         let threats = take(BUCKETS * BUCKETS).try_into().unwrap();
-        let read: Vec<[i16; ROW]> = take(rows * ROW)
+        let feature = take(rows * ROW)
             .chunks_exact(ROW)
             .map(|r| r.try_into().unwrap())
             .collect();
-        let feature = if codes == CODES {
-            read
-        } else {
-            (0..1 + per_colour as usize)
-                .flat_map(|t| (0..CODES).map(move |f| (t, f)))
-                .map(|(t, f)| read[t * COARSE_CODES + coarse_code(f)])
-                .collect()
-        };
         Some(NetWeights {
             feature,
             bias: ints[2..].try_into().unwrap(),

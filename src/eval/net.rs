@@ -27,7 +27,7 @@ use super::{threat_bucket, Evaluator, Score, WIN_MIN};
 use super::{PATTERN_WEIGHT, TEMPO, THREAT_WEIGHT_TO_MOVE, THREAT_WEIGHT_WAITING};
 use crate::board::{Board, Network};
 use crate::cells::{self, CellTables, BUCKETS, CODES};
-use crate::pattern::{coarse, coarse_code, PatternTables, Threat, FINE_COUNT, NEEDS_FOUL_CHECK};
+use crate::pattern::{PatternTables, Threat, NEEDS_FOUL_CHECK, PATTERN_COUNT};
 use crate::rules::Rule;
 
 pub use crate::cells::net::{NetWeights, Sums, HIDDEN, LIN_TO_MOVE, LIN_WAITING, ROW};
@@ -42,10 +42,11 @@ impl NetWeights {
         let (patterns, tables) = (PatternTables::get(rule), cells::tables(rule));
         let colours = 1 + w.per_colour as usize;
         // every combination of four line patterns, to find each code's patterns and class
-        for dense in 0..FINE_COUNT.pow(4) {
-            let p: [u8; 4] =
-                std::array::from_fn(|d| (dense / FINE_COUNT.pow(d as u32) % FINE_COUNT) as u8);
-            let lines: i32 = p.iter().map(|&x| PATTERN_WEIGHT[coarse(x) as usize]).sum();
+        for dense in 0..PATTERN_COUNT.pow(4) {
+            let p: [u8; 4] = std::array::from_fn(|d| {
+                (dense / PATTERN_COUNT.pow(d as u32) % PATTERN_COUNT) as u8
+            });
+            let lines: i32 = p.iter().map(|&x| PATTERN_WEIGHT[x as usize]).sum();
             for c in 0..colours {
                 let (class, code) = patterns.cell(c, p);
                 // as the board counts it: black's double-three candidate is a foul
@@ -58,8 +59,7 @@ impl NetWeights {
                     .iter()
                     .enumerate()
                 {
-                    let cell = tables.cells[CellTables::table_index(rule, c, role)]
-                        [coarse_code(code as usize)];
+                    let cell = tables.cells[CellTables::table_index(rule, c, role)][code as usize];
                     row[HIDDEN + role] = (lines + weights[class] + cell as i32) as i16;
                 }
             }
