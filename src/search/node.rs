@@ -9,7 +9,7 @@ use super::{
     RAZOR_MAX_DEPTH, RFP_MARGIN,
 };
 use crate::board::Pos;
-use crate::eval::{self, is_mate_score, mate_in, mated_in, Evaluator, Score, INFINITE, WIN_MIN};
+use crate::eval::{is_mate_score, mate_in, mated_in, Evaluator, Score, INFINITE, WIN_MIN};
 use crate::pattern::Threat;
 
 /// What a node knows once its static checks are done: the input to pruning and the loop.
@@ -52,7 +52,7 @@ impl<E: Evaluator> Worker<'_, E> {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return eval::evaluate(&self.board);
+            return self.static_value();
         }
         if self.board.is_full() {
             return 0;
@@ -103,7 +103,7 @@ impl<E: Evaluator> Worker<'_, E> {
             && self.board.count(me, Threat::Flex4) == 0;
         let static_eval = match hit {
             Some(h) => h.eval,
-            None => eval::evaluate(&self.board),
+            None => self.static_value(),
         };
         let threatened = !forced.is_none() || defend_only;
         self.evals[ply] = if threatened { NO_EVAL } else { static_eval };

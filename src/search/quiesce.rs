@@ -9,7 +9,7 @@
 
 use super::{Depth, Worker, ONE_PLY};
 use crate::board::Pos;
-use crate::eval::{self, Evaluator, Score};
+use crate::eval::{Evaluator, Score};
 use crate::pattern::Threat;
 
 /// Levels below the horizon at which any four may be played.
@@ -34,7 +34,7 @@ impl<E: Evaluator> Worker<'_, E> {
         beta: Score,
         ply: usize,
     ) -> Score {
-        let stand = eval::evaluate(&self.board);
+        let stand = self.static_value();
         let level = -depth / ONE_PLY;
         if self.caro || stand >= beta || level >= MAX_LEVELS || ply + 4 >= super::MAX_PLY {
             return stand;

@@ -200,7 +200,11 @@ fn quiescence_stands_pat_without_fours() {
         . . . . . . . . .",
         Rule::Freestyle,
     );
-    assert_eq!(quiesce_value(&b), eval::evaluate(&b));
+    // the stand-pat value is the static value the search reads
+    assert_eq!(
+        quiesce_value(&b),
+        eval::evaluate(&b) * eval_share_percent(Rule::Freestyle) / 100
+    );
 }
 
 #[test]
@@ -264,4 +268,33 @@ fn searches_a_board_with_another_evaluator() {
         best(&Board::from_diagram(quiet, Rule::Freestyle), 3).score,
         0
     );
+}
+
+/// The search reads the evaluation at its rule's share: 80 % in freestyle, all of it where no
+/// other share measured better.
+#[test]
+fn the_search_reads_the_evaluation_at_its_rules_share() {
+    const POSITION: &str = "
+        . . . . . . . . .
+        . . . x . . . . .
+        . . . o x o . . .
+        . . . . x . . . .
+        . . . . . o . . .";
+    for (rule, share) in [
+        (Rule::Freestyle, 80),
+        (Rule::Standard, 100),
+        (Rule::Renju, 100),
+    ] {
+        let b = Board::from_diagram(POSITION, rule);
+        let v = eval::evaluate(&b);
+        assert!(
+            v.abs() >= 50,
+            "{rule:?}: {v} is too small to tell the shares apart"
+        );
+        let mut s = Searcher::new(0);
+        let seen = s.with_worker(&b, &Limits::default(), &SearchControl::default(), |w| {
+            w.static_value()
+        });
+        assert_eq!(seen, v * share / 100, "{rule:?}");
+    }
 }
