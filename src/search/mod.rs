@@ -77,8 +77,11 @@ const NO_EVAL: Score = Score::MIN;
 /// (reverse futility, razoring, futility, the aspiration window) were set against the
 /// classical evaluation; the trained networks score positions further apart. In freestyle
 /// 80 % against 100 %: +33 [+11, +55] over 500 games at 100 ms a move, +23 [+0, +45] over 400
-/// at 200 ms (+16 [-3, +36] over 500 at 40,000 nodes a move). Renju at 80 %: +5 [-15, +26] over
-/// 400 games at 200 ms, so it keeps all; standard and caro were not measured.
+/// at 200 ms (+16 [-3, +36] over 500 at 40,000 nodes a move); 70 % against 80 %: +4 [-18,
+/// +26] over 500 at 100 ms. The other rules keep all, their networks being closer to the
+/// classical scale: standard at 80 % +4 [-16, +25], renju at 80 % +5 [-15, +26] (400 games,
+/// 200 ms) and at 125 % -11 [-31, +9], renju's deep-label network (not shipped) at 80 % -4
+/// [-24, +15] (500 games at 100 ms unless said). Caro was not measured.
 fn eval_share_percent(rule: Rule) -> Score {
     match rule {
         Rule::Freestyle => 80,
@@ -201,7 +204,9 @@ pub struct SearchResult {
 /// Late-move reductions for every move after the first, by [plies of depth][move number]:
 /// round(ln(depth)·ln(move number + 1) · the rule's factor) plies, as a [`Depth`]. Near the fight almost every candidate makes or blocks a three, so
 /// reducing only quiet moves reduced almost nothing. Rules whose fives are harder to make
-/// (standard's exact five, renju's fouls) keep more depth.
+/// (standard's exact five, renju's fouls) keep more depth. Whole plies: the same table in
+/// sixteenths, with the history term in sixteenths too, played +0 [-19, +19] (freestyle,
+/// 500 games at 100 ms).
 fn reduction_table(rule: Rule) -> Box<[[Depth; 64]; 64]> {
     let factor = match rule {
         Rule::Freestyle | Rule::Caro | Rule::CaroExact => LMR_FACTOR_FREESTYLE,
