@@ -79,10 +79,10 @@ const NO_EVAL: Score = Score::MIN;
 /// classical evaluation; the trained networks score positions further apart. In freestyle
 /// 80 % against 100 %: +33 [+11, +55] over 500 games at 100 ms a move, +23 [+0, +45] over 400
 /// at 200 ms (+16 [-3, +36] over 500 at 40,000 nodes a move); 70 % against 80 %: +4 [-18,
-/// +26] over 500 at 100 ms. The other rules keep all, their networks being closer to the
-/// classical scale: standard at 80 % +4 [-16, +25], renju at 80 % +5 [-15, +26] (400 games,
-/// 200 ms) and at 125 % -11 [-31, +9], renju's deep-label network (not shipped) at 80 % -4
-/// [-24, +15] (500 games at 100 ms unless said). Caro was not measured.
+/// +26] over 500 at 100 ms. The other rules keep all (perhaps because only freestyle's network
+/// was fitted to deep search scores): standard at 80 % +4 [-16, +25], renju at 80 % +5 [-15,
+/// +26] (400 games, 200 ms) and at 125 % -11 [-31, +9], renju's deep-label network (not
+/// shipped) at 80 % -4 [-24, +15] (500 games at 100 ms unless said). Caro was not measured.
 fn eval_share_percent(rule: Rule) -> Score {
     match rule {
         Rule::Freestyle => 80,
