@@ -203,11 +203,11 @@ pub struct SearchResult {
 }
 
 /// Late-move reductions for every move after the first, by [plies of depth][move number]:
-/// round(ln(depth)·ln(move number + 1) · the rule's factor) plies, as a [`Depth`]. Near the fight almost every candidate makes or blocks a three, so
-/// reducing only quiet moves reduced almost nothing. Rules whose fives are harder to make
-/// (standard's exact five, renju's fouls) keep more depth. Whole plies: the same table in
-/// sixteenths, with the history term in sixteenths too, played +0 [-19, +19] (freestyle,
-/// 500 games at 100 ms).
+/// round(ln(depth)·ln(move number + 1) · the rule's factor) plies, as a [`Depth`]. Near the
+/// fight almost every candidate makes or blocks a three, so reducing only quiet moves reduced
+/// almost nothing. Rules whose fives are harder to make (standard's exact five, renju's fouls)
+/// keep more depth. Whole plies: the same table in sixteenths, with the history term in
+/// sixteenths too, played +0 [-19, +19] (freestyle, 500 games at 100 ms).
 fn reduction_table(rule: Rule) -> Box<[[Depth; 64]; 64]> {
     let factor = match rule {
         Rule::Freestyle | Rule::Caro | Rule::CaroExact => LMR_FACTOR_FREESTYLE,
