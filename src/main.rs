@@ -30,6 +30,15 @@ USAGE:
 Logs go to stderr; set RUST_LOG (error, warn, info, debug, trace) to see them.
 See README.md and protocol.md.";
 
+const BENCH_HELP: &str = "\
+pbrain-rensa bench [D] [T]
+
+Searches a fixed set of positions (freestyle 15x15 and 20x20, standard, renju, caro) to
+depth D (default 8) on T threads (default 1), with a fresh hash table for each, and prints
+per position its nodes, time, best move and score, then the total nodes, nodes per second
+and a signature. With one thread the signature is the same on every run and machine, and
+a change that alters the search tree alters it; with several threads it varies by run.";
+
 fn main() -> Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
@@ -37,6 +46,14 @@ fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         None => run_protocol(),
+        Some("bench")
+            if args
+                .get(1)
+                .is_some_and(|a| matches!(a.as_str(), "-h" | "--help")) =>
+        {
+            println!("{BENCH_HELP}");
+            Ok(())
+        }
         Some("bench") => {
             let depth = match args.get(1) {
                 Some(d) => d.parse().with_context(|| format!("bad depth '{d}'"))?,
