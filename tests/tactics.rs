@@ -77,14 +77,9 @@ fn fmt(p: Option<Pos>) -> String {
     }
 }
 
-#[test]
-fn tactics_suite() {
-    let mut cases = parse(DATA);
-    cases.extend(parse(DATA_VCT));
-    assert!(cases.len() >= 100, "only {} positions", cases.len());
-
-    // The file itself: consistent positions and legal answers.
-    for c in &cases {
+/// The file itself: consistent positions and legal answers.
+fn check_consistent(cases: &[Case]) {
+    for c in cases {
         assert!(
             matches!(c.kind.as_str(), "vcf" | "vct" | "defend"),
             "{}: kind '{}'",
@@ -119,6 +114,15 @@ fn tactics_suite() {
             );
         }
     }
+}
+
+#[test]
+fn tactics_suite() {
+    let mut cases = parse(DATA);
+    cases.extend(parse(DATA_VCT));
+    assert!(cases.len() >= 100, "only {} positions", cases.len());
+
+    check_consistent(&cases);
 
     let mut searcher = Searcher::new(16 << 20);
     let mut solved = [0usize; 2];
@@ -189,4 +193,40 @@ fn tactics_suite() {
         solved[1],
         LARGE / 1000
     );
+}
+
+/// The suites from lost games (`tests/data/gen_tactics_losses.py`) are measured through the
+/// binary only (`scripts/tactics_time.py`), but their positions are checked here.
+#[test]
+fn loss_suites_are_well_formed() {
+    for (file, text, at_least) in [
+        (
+            "tactics_losses.txt",
+            include_str!("data/tactics_losses.txt"),
+            150,
+        ),
+        (
+            "tactics_losses_fs20.txt",
+            include_str!("data/tactics_losses_fs20.txt"),
+            60,
+        ),
+        (
+            "tactics_losses_r2_fs15.txt",
+            include_str!("data/tactics_losses_r2_fs15.txt"),
+            45,
+        ),
+        (
+            "tactics_losses_r2_renju.txt",
+            include_str!("data/tactics_losses_r2_renju.txt"),
+            45,
+        ),
+    ] {
+        let cases = parse(text);
+        assert!(
+            cases.len() >= at_least,
+            "{file}: only {} positions",
+            cases.len()
+        );
+        check_consistent(&cases);
+    }
 }

@@ -286,7 +286,9 @@ fn pick_best(moves: &mut [Scored], i: usize) {
 /// loses to the threat. (The same restriction facing a four-three or double-three threat,
 /// to our fours and the cells on the opponent's lines of three, measured -36 +/- 44 Elo at
 /// 100 ms a move and +10 +/- 48 when taken out again: those answers are ordered first
-/// instead, by their defence scores.)
+/// instead, by their defence scores. Tried again in session 17, on cells where the opponent
+/// would make an open three or more: 128 and 131 of `tests/data/tactics_losses.txt` at 100 ms
+/// a move in two runs, where this build solves 140 and 143.)
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Focus {
     All,
