@@ -1,20 +1,7 @@
 //! The command line outside the protocol: help texts and refused arguments.
 
-use std::process::{Command, Stdio};
-
-/// Runs the binary with `args` and no input; returns (exit ok, stdout, stderr).
-fn run(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_pbrain-rensa"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run pbrain-rensa");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::run_binary as run;
 
 #[test]
 fn bench_help_is_help_not_a_bad_depth() {

@@ -1,19 +1,10 @@
 //! `pbrain-rensa solve` against published values of m,n,k-games.
 
-use std::process::Command;
+mod common;
 
 /// Runs `solve` and returns (exit ok, stdout, stderr).
 fn solve(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_pbrain-rensa"))
-        .arg("solve")
-        .args(args)
-        .output()
-        .expect("run pbrain-rensa");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::run_binary(&[&["solve"], args].concat())
 }
 
 fn field<'a>(out: &'a str, name: &str) -> &'a str {

@@ -20,6 +20,21 @@ pub const QUICK: Duration = Duration::from_secs(5);
 /// plus plenty of slack for a loaded machine. Timing itself is checked in `timing.rs`.
 pub const MOVE_WAIT: Duration = Duration::from_secs(10);
 
+/// Runs the binary once with `args` and no input, to its exit: (exit ok, stdout, stderr).
+/// For the subcommands and options; the protocol goes through [`Engine`].
+pub fn run_binary(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_pbrain-rensa"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run pbrain-rensa");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// A running engine process.
 pub struct Engine {
     child: Child,
