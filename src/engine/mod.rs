@@ -9,7 +9,7 @@ mod soosorv;
 
 use crate::board::{Board, Color, Pos, MAX_SIZE, MIN_SIZE};
 use crate::rules::{Foul, Rule};
-use crate::search::{SearchControl, Searcher, MAX_THREADS, THREAD_BYTES};
+use crate::search::{Params, SearchControl, Searcher, MAX_THREADS, THREAD_BYTES};
 use job::Work;
 pub use job::{Answer, Report, Task};
 pub use soosorv::{SoosorvAnswer, SoosorvStep, MAX_FIFTHS};
@@ -155,6 +155,8 @@ pub struct Engine {
     /// `max_memory` as last given (0 = none).
     memory_limit: u64,
     threads: usize,
+    /// A tuner's search margins in place of the rule's (none in play).
+    params: Option<Params>,
 }
 
 impl Default for Engine {
@@ -180,6 +182,7 @@ impl Engine {
             blocked: Vec::new(),
             memory_limit: 0,
             threads: 1,
+            params: None,
         }
     }
 
@@ -190,6 +193,7 @@ impl Engine {
             // only after a panicked job: fresh tables, the same settings
             let mut s = Searcher::new(DEFAULT_TT_BYTES);
             s.set_threads(self.threads);
+            s.set_params(self.params);
             s
         })
     }
@@ -326,6 +330,13 @@ impl Engine {
 
     pub fn threads(&self) -> usize {
         self.threads
+    }
+
+    /// Searches with `params` in place of the rule's own margins (`None`: the rule's), for
+    /// tuning; the protocol never sets them.
+    pub fn set_search_params(&mut self, params: Option<Params>) {
+        self.params = params;
+        self.searcher().set_params(params);
     }
 
     /// The most search threads worth asking for here: one per hardware thread.

@@ -4,6 +4,7 @@
 //! deepening, `node` the node search, `quiesce` the horizon.
 
 mod node;
+mod params;
 mod quiesce;
 mod root;
 mod searcher;
@@ -16,6 +17,7 @@ use crate::board::{Board, Classical, Color, Pos, DIR_OFFSETS};
 use crate::eval::{self, is_mate_score, mate_in, mated_in, Evaluator, Score};
 use crate::pattern::{Pattern, Threat};
 use crate::rules::Rule;
+pub use params::Params;
 pub use searcher::{Searcher, MAX_THREADS, THREAD_BYTES};
 use searcher::{Shared, ThreadTables};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -25,10 +27,6 @@ use tt::TranspositionTable;
 pub const MAX_PLY: usize = 128;
 const MAX_DEPTH: i32 = 100;
 
-/// Reverse futility: a non-PV node whose static value beats beta by this much per ply of
-/// depth left (less one, and one more when improving) returns it. (About a third of a
-/// win-rate logit step: see the eval's scale.)
-const RFP_MARGIN: Score = 190;
 /// History scores stay within +/- this (a bonus shrinks as the score nears it: "gravity").
 const HISTORY_MAX: i32 = 16_384;
 /// A history score counts this many times less than the threat scores in move ordering.
@@ -42,10 +40,11 @@ const MAX_MALUS_MOVES: usize = 32;
 type Depth = i32;
 const ONE_PLY: Depth = 16;
 
-/// Moves searched at a node before move-count pruning: 3 + depth^1.32 (in plies), halved when
-/// the side to move is not improving.
-fn move_count_limit(depth: Depth, improving: bool) -> usize {
-    let n = 3.0 + (depth.max(0) as f64 / ONE_PLY as f64).powf(1.32);
+/// Moves searched at a node before move-count pruning: base + depth^exp (in plies; 3 and
+/// 1.32 shipped), halved when the side to move is not improving.
+fn move_count_limit(p: &Params, depth: Depth, improving: bool) -> usize {
+    let exp = f64::from(p.move_count_exp) / 100.0;
+    let n = f64::from(p.move_count_base) + (depth.max(0) as f64 / ONE_PLY as f64).powf(exp);
     (if improving { n } else { n / 2.0 }) as usize
 }
 
@@ -60,36 +59,15 @@ fn history_update(h: &mut i32, bonus: i32) {
     *h += bonus - *h * bonus.abs() / HISTORY_MAX;
 }
 
-/// Razoring: at depth <= this, a node this far below alpha per ply asks the quiescence.
+/// Razoring: at depth <= this, a node [`Params::razor_margin`] below alpha per ply asks the
+/// quiescence.
 const RAZOR_MAX_DEPTH: Depth = 2 * ONE_PLY;
-const RAZOR_MARGIN: Score = 300;
 /// Internal iterative reduction applies from this depth on.
 const IIR_MIN_DEPTH: Depth = 4 * ONE_PLY;
 /// The null move is tried from this depth on.
 const NULL_MOVE_MIN_DEPTH: Depth = 3 * ONE_PLY;
-/// Late-move reduction factors per rule (see [`reduction_table`]). Freestyle at 1.15 played +11
-/// [-10, +33] before its evaluation share and -6 [-25, +13] after (500 games at 100 ms).
-const LMR_FACTOR_FREESTYLE: f64 = 1.0;
-const LMR_FACTOR_STANDARD: f64 = 0.78;
-const LMR_FACTOR_RENJU: f64 = 0.75;
 /// The eval stack's mark for a node without a usable static value.
 const NO_EVAL: Score = Score::MIN;
-/// The share (percent) of the static evaluation the search reads, by rule. Its margins
-/// (reverse futility, razoring, futility, the aspiration window) were set against the
-/// classical evaluation; the trained networks score positions further apart. In freestyle
-/// 80 % against 100 %: +33 [+11, +55] over 500 games at 100 ms a move, +23 [+0, +45] over 400
-/// at 200 ms (+16 [-3, +36] over 500 at 40,000 nodes a move); 70 % against 80 %: +4 [-18,
-/// +26] over 500 at 100 ms. The other rules keep all (perhaps because only freestyle's network
-/// was fitted to deep search scores): standard at 80 % +4 [-16, +25], renju at 80 % +5 [-15,
-/// +26] (400 games, 200 ms) and at 125 % -11 [-31, +9], renju's deep-label network (not
-/// shipped) at 80 % -4 [-24, +15] (500 games at 100 ms unless said). Caro was not measured.
-fn eval_share_percent(rule: Rule) -> Score {
-    match rule {
-        Rule::Freestyle => 80,
-        Rule::Standard | Rule::Renju | Rule::Caro | Rule::CaroExact => 100,
-    }
-}
-
 /// What stops a search, besides the stop flag.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Limits {
@@ -208,12 +186,8 @@ pub struct SearchResult {
 /// almost nothing. Rules whose fives are harder to make (standard's exact five, renju's fouls)
 /// keep more depth. Whole plies: the same table in sixteenths, with the history term in
 /// sixteenths too, played +0 [-19, +19] (freestyle, 500 games at 100 ms).
-fn reduction_table(rule: Rule) -> Box<[[Depth; 64]; 64]> {
-    let factor = match rule {
-        Rule::Freestyle | Rule::Caro | Rule::CaroExact => LMR_FACTOR_FREESTYLE,
-        Rule::Standard => LMR_FACTOR_STANDARD,
-        Rule::Renju => LMR_FACTOR_RENJU,
-    };
+fn reduction_table(lmr_percent: i32) -> Box<[[Depth; 64]; 64]> {
+    let factor = f64::from(lmr_percent) / 100.0;
     let mut t = Box::new([[0i32; 64]; 64]);
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (i, r) in row.iter_mut().enumerate().skip(1) {
@@ -253,8 +227,8 @@ struct Worker<'a, E: Evaluator = Classical> {
     /// Caro's blocked fives break the shortcuts that assume a four must be answered on its
     /// five point, so caro searches without them.
     caro: bool,
-    /// [`eval_share_percent`] of the rule.
-    eval_share: Score,
+    /// The margins and reduction terms: the rule's, or a tuner's.
+    params: Params,
     move_buf: Vec<Pos>,
     /// When not empty, the only moves searched at the root.
     root_moves: Vec<Pos>,
@@ -311,6 +285,9 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         shared: Shared<'a>,
         thread: usize,
     ) -> Worker<'a, E> {
+        let params = shared
+            .params
+            .unwrap_or_else(|| Params::for_rule(board.rule()));
         Worker {
             board: board.clone(),
             tt: shared.tt,
@@ -332,11 +309,11 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             pv: vec![[Pos::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             caro: matches!(board.rule(), Rule::Caro | Rule::CaroExact),
-            eval_share: eval_share_percent(board.rule()),
+            params,
             move_buf: Vec::new(),
             root_moves: Vec::new(),
             excluded: shared.excluded.to_vec(),
-            reductions: reduction_table(board.rule()),
+            reductions: reduction_table(params.lmr_percent),
             evals: [NO_EVAL; MAX_PLY + 2],
         }
     }
@@ -460,10 +437,10 @@ impl<E: Evaluator> Worker<'_, E> {
     }
 
     /// The static value of the position for the search: the evaluation at the rule's
-    /// [`eval_share_percent`].
+    /// [`Params::eval_share`].
     #[inline]
     fn static_value(&self) -> Score {
-        eval::evaluate(&self.board) * self.eval_share / 100
+        eval::evaluate(&self.board) * self.params.eval_share / 100
     }
 
     /// Whether `p` answers the threat a node focuses on (or is one of our fours).

@@ -5,8 +5,8 @@
 use super::tt::Bound;
 use super::{
     history_bonus, history_update, move_count_limit, pick_best, Depth, Focus, Scored, Worker,
-    IIR_MIN_DEPTH, MAX_MALUS_MOVES, MAX_PLY, NO_EVAL, NULL_MOVE_MIN_DEPTH, ONE_PLY, RAZOR_MARGIN,
-    RAZOR_MAX_DEPTH, RFP_MARGIN,
+    IIR_MIN_DEPTH, MAX_MALUS_MOVES, MAX_PLY, NO_EVAL, NULL_MOVE_MIN_DEPTH, ONE_PLY,
+    RAZOR_MAX_DEPTH,
 };
 use crate::board::Pos;
 use crate::eval::{is_mate_score, mate_in, mated_in, Evaluator, Score, INFINITE, WIN_MIN};
@@ -173,7 +173,8 @@ impl<E: Evaluator> Worker<'_, E> {
             && !is_mate_score(n.static_eval)
             && !is_mate_score(beta)
             && n.static_eval
-                - RFP_MARGIN * (n.depth - ONE_PLY - n.improving as i32 * ONE_PLY).max(0) / ONE_PLY
+                - self.params.rfp_margin * (n.depth - ONE_PLY - n.improving as i32 * ONE_PLY).max(0)
+                    / ONE_PLY
                 >= beta
         {
             return Some(n.static_eval);
@@ -182,7 +183,7 @@ impl<E: Evaluator> Worker<'_, E> {
         // and the quiescence tries exactly those.
         if n.depth <= RAZOR_MAX_DEPTH
             && !is_mate_score(alpha)
-            && n.static_eval + RAZOR_MARGIN * n.depth / ONE_PLY < alpha
+            && n.static_eval + self.params.razor_margin * n.depth / ONE_PLY < alpha
         {
             let v = self.quiesce(0, alpha, alpha + 1, n.ply);
             if self.aborted {
@@ -268,9 +269,9 @@ impl<E: Evaluator> Worker<'_, E> {
         let futile = !n.pv
             && !n.threatened
             && depth <= 3 * ONE_PLY
-            && n.static_eval + 150 * depth / ONE_PLY <= alpha;
+            && n.static_eval + self.params.futility_margin * depth / ONE_PLY <= alpha;
         let plies = depth / ONE_PLY;
-        let move_count = move_count_limit(depth, n.improving);
+        let move_count = move_count_limit(&self.params, depth, n.improving);
         let mut i = 0;
         loop {
             if i == moves.len() {
@@ -360,16 +361,17 @@ impl<E: Evaluator> Worker<'_, E> {
             if n.depth >= 2 * ONE_PLY {
                 r = self.reductions[((n.depth / ONE_PLY) as usize).min(63)][i.min(63)];
                 if n.pv {
-                    r -= ONE_PLY;
+                    r -= self.params.lmr_pv;
                 } else if !n.improving {
-                    r += ONE_PLY;
+                    r += self.params.lmr_not_improving;
                 }
                 if n.cut {
-                    r += ONE_PLY;
+                    r += self.params.lmr_cut;
                 }
                 // a move with a good history record keeps more depth, a bad one less
-                r -=
-                    self.history[mv.index()][self.board.side().opponent().index()] / 8192 * ONE_PLY;
+                r -= self.history[mv.index()][self.board.side().opponent().index()]
+                    / self.params.lmr_history_div
+                    * ONE_PLY;
                 r = r.clamp(0, new_depth.max(0));
             }
             let mut score = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1, false, true);

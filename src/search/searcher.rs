@@ -2,7 +2,7 @@
 //! clock, history, the threat solvers' caches) and the entry point of a search.
 
 use super::tt::TranspositionTable;
-use super::{Iteration, Limits, SearchControl, SearchResult, Worker};
+use super::{Iteration, Limits, Params, SearchControl, SearchResult, Worker};
 use crate::board::{Board, Pos, GRID_CELLS};
 use crate::eval::Evaluator;
 use std::time::Instant;
@@ -57,6 +57,8 @@ pub(super) struct Shared<'a> {
     pub(super) helpers: Option<&'a SearchControl>,
     pub(super) excluded: &'a [Pos],
     pub(super) start: Instant,
+    /// A tuner's margins in place of the rule's.
+    pub(super) params: Option<Params>,
 }
 
 /// Search state that lives across moves: the transposition table, shared by the search
@@ -71,6 +73,8 @@ pub struct Searcher {
     threads: Vec<ThreadTables>,
     /// Root moves the next searches must not play.
     excluded: Vec<Pos>,
+    /// Margins and reduction terms in place of the rule's (a tuner's; none in play).
+    params: Option<Params>,
 }
 
 impl Searcher {
@@ -84,7 +88,13 @@ impl Searcher {
             map_rate: TT_INITIAL_MAP_RATE,
             threads: vec![ThreadTables::new()],
             excluded: Vec::new(),
+            params: None,
         }
+    }
+
+    /// Searches with `params` in place of the rule's own values (`None`: the rule's).
+    pub fn set_params(&mut self, params: Option<Params>) {
+        self.params = params;
     }
 
     /// Searches with `n` threads (1 to [`MAX_THREADS`]) from now on.
@@ -198,6 +208,7 @@ impl Searcher {
             helpers: None,
             excluded: &self.excluded,
             start: Instant::now(),
+            params: self.params,
         };
         Worker::new(board, limits, &mut self.threads[0], shared, 0)
     }
@@ -243,6 +254,7 @@ impl Searcher {
             helpers,
             excluded: &self.excluded,
             start,
+            params: self.params,
         };
         if helpers.is_empty() {
             let mut w = Worker::new(board, limits, main, shared(control, None), 0);

@@ -203,7 +203,7 @@ fn quiescence_stands_pat_without_fours() {
     // the stand-pat value is the static value the search reads
     assert_eq!(
         quiesce_value(&b),
-        eval::evaluate(&b) * eval_share_percent(Rule::Freestyle) / 100
+        eval::evaluate(&b) * Params::for_rule(Rule::Freestyle).eval_share / 100
     );
 }
 
@@ -297,4 +297,38 @@ fn the_search_reads_the_evaluation_at_its_rules_share() {
         });
         assert_eq!(seen, v * share / 100, "{rule:?}");
     }
+}
+
+/// A tuner's values reach the search: the rule's own values given explicitly search the
+/// same tree as none, and another share of the evaluation is what the workers read.
+#[test]
+fn a_tuners_params_reach_the_search() {
+    let b = Board::from_diagram(
+        "
+        . . . . . . . . .
+        . . . x . . . . .
+        . . . o x o . . .
+        . . . . x . . . .
+        . . . . . o . . .",
+        Rule::Freestyle,
+    );
+    let limits = Limits {
+        depth: Some(6),
+        ..Limits::default()
+    };
+    let run = |params: Option<Params>| {
+        let mut s = Searcher::new(1 << 20);
+        s.set_params(params);
+        let r = s.think(&b, &limits, &SearchControl::default(), &mut |_| {});
+        let seen = s.with_worker(&b, &limits, &SearchControl::default(), |w| w.static_value());
+        (r.nodes, seen)
+    };
+    let shipped = Params::for_rule(Rule::Freestyle);
+    assert_eq!(run(None), run(Some(shipped)));
+    let mut wide = shipped;
+    assert!(wide.set("eval_share", 100));
+    assert!(wide.set("lmr_percent", 40));
+    let (nodes, seen) = run(Some(wide));
+    assert_eq!(seen, eval::evaluate(&b));
+    assert_ne!(nodes, run(None).0, "smaller reductions, another tree");
 }

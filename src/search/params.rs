@@ -1,0 +1,160 @@
+//! The search's tunable numbers in one place: each rule's defaults are the shipped values,
+//! and a tuner (`examples/spsa.rs`) may hand a searcher other values by name.
+
+use super::{Depth, ONE_PLY};
+use crate::eval::Score;
+use crate::rules::Rule;
+
+/// Margins and reduction terms of the search. Integers, so that a tuner's values round
+/// the same way every time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Params {
+    /// Reverse futility: a non-PV node whose static value beats beta by this much per ply of
+    /// depth left (less one, and one more when improving) returns it. (About a third of a
+    /// win-rate logit step: see the eval's scale.)
+    pub rfp_margin: Score,
+    /// Razoring: at depth <= 2 plies, a node this far below alpha per ply asks the quiescence.
+    pub razor_margin: Score,
+    /// Late quiet moves are skipped at depth <= 3 plies when the static value plus this per
+    /// ply does not reach alpha.
+    pub futility_margin: Score,
+    /// Late-move reduction factor, percent: ln(depth) × ln(move number + 1) × this / 100.
+    /// Freestyle at 115 played +11 [-10, +33] before its evaluation share and -6 [-25, +13]
+    /// after (500 games at 100 ms).
+    pub lmr_percent: i32,
+    /// Reduction taken off at PV nodes, added when not improving, added at cut nodes, in
+    /// sixteenths of a ply.
+    pub lmr_pv: Depth,
+    pub lmr_not_improving: Depth,
+    pub lmr_cut: Depth,
+    /// A move's history score over this is a ply less reduction (negative: a ply more).
+    pub lmr_history_div: i32,
+    /// Move-count pruning: moves searched before it, base + depth^(exp / 100) in plies,
+    /// halved when not improving.
+    pub move_count_base: i32,
+    pub move_count_exp: i32,
+    /// The share (percent) of the static evaluation the search reads. Its margins were set
+    /// against the classical evaluation; the trained networks score positions further apart.
+    /// In freestyle 80 % against 100 %: +33 [+11, +55] over 500 games at 100 ms a move, +23
+    /// [+0, +45] over 400 at 200 ms (+16 [-3, +36] over 500 at 40,000 nodes a move); 70 %
+    /// against 80 %: +4 [-18, +26] over 500 at 100 ms. The other rules keep all (perhaps
+    /// because only freestyle's network was fitted to deep search scores): standard at 80 %
+    /// +4 [-16, +25], renju at 80 % +5 [-15, +26] (400 games, 200 ms) and at 125 % -11 [-31,
+    /// +9], renju's deep-label network (not shipped) at 80 % -4 [-24, +15] (500 games at 100
+    /// ms unless said). Caro was not measured.
+    pub eval_share: Score,
+}
+
+/// A tunable value: its name, and where it sits in [`Params`].
+type Field = (&'static str, fn(&mut Params) -> &mut i32);
+
+/// Every tunable value, by name.
+const FIELDS: [Field; 11] = [
+    ("rfp_margin", |p| &mut p.rfp_margin),
+    ("razor_margin", |p| &mut p.razor_margin),
+    ("futility_margin", |p| &mut p.futility_margin),
+    ("lmr_percent", |p| &mut p.lmr_percent),
+    ("lmr_pv", |p| &mut p.lmr_pv),
+    ("lmr_not_improving", |p| &mut p.lmr_not_improving),
+    ("lmr_cut", |p| &mut p.lmr_cut),
+    ("lmr_history_div", |p| &mut p.lmr_history_div),
+    ("move_count_base", |p| &mut p.move_count_base),
+    ("move_count_exp", |p| &mut p.move_count_exp),
+    ("eval_share", |p| &mut p.eval_share),
+];
+
+impl Params {
+    /// The shipped values for `rule`.
+    pub fn for_rule(rule: Rule) -> Params {
+        let (lmr_percent, eval_share) = match rule {
+            Rule::Freestyle => (100, 80),
+            Rule::Caro | Rule::CaroExact => (100, 100),
+            Rule::Standard => (78, 100),
+            // Rapfi's 0.75; 1.0 scored +15 twice at equal nodes, then -7 [-29, +15] over 400
+            // games at 200 ms a move
+            Rule::Renju => (75, 100),
+        };
+        Params {
+            rfp_margin: 190,
+            razor_margin: 300,
+            futility_margin: 150,
+            lmr_percent,
+            lmr_pv: ONE_PLY,
+            lmr_not_improving: ONE_PLY,
+            lmr_cut: ONE_PLY,
+            lmr_history_div: 8192,
+            move_count_base: 3,
+            move_count_exp: 132,
+            eval_share,
+        }
+    }
+
+    /// The names of the tunable values.
+    pub fn names() -> impl Iterator<Item = &'static str> {
+        FIELDS.iter().map(|f| f.0)
+    }
+
+    /// The value called `name`, if there is one.
+    pub fn get(&self, name: &str) -> Option<i32> {
+        let mut p = *self;
+        FIELDS.iter().find(|f| f.0 == name).map(|f| *(f.1)(&mut p))
+    }
+
+    /// Sets the value called `name`; false (and nothing changed) when there is none, or the
+    /// value would break the search (a zero divisor, a negative margin or share).
+    pub fn set(&mut self, name: &str, value: i32) -> bool {
+        let ok = match name {
+            "lmr_history_div" => value != 0,
+            "move_count_exp" => (0..=300).contains(&value),
+            _ => value >= 0,
+        };
+        match FIELDS.iter().find(|f| f.0 == name) {
+            Some(f) if ok => {
+                *(f.1)(self) = value;
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_reads_and_writes_its_own_field() {
+        let base = Params::for_rule(Rule::Freestyle);
+        for name in Params::names() {
+            let mut p = base;
+            let v = p.get(name).expect("a listed name reads") + 7;
+            assert!(p.set(name, v), "{name}");
+            assert_eq!(p.get(name), Some(v), "{name}");
+            // exactly one field changed
+            let changed = Params::names()
+                .filter(|n| p.get(n) != base.get(n))
+                .collect::<Vec<_>>();
+            assert_eq!(changed, [name]);
+        }
+    }
+
+    #[test]
+    fn bad_names_and_values_are_refused() {
+        let mut p = Params::for_rule(Rule::Renju);
+        let before = p;
+        assert!(!p.set("no_such_value", 1));
+        assert!(!p.set("lmr_history_div", 0));
+        assert!(!p.set("rfp_margin", -1));
+        assert!(!p.set("move_count_exp", 301));
+        assert_eq!(p, before);
+        assert_eq!(p.get("no_such_value"), None);
+    }
+
+    #[test]
+    fn rules_keep_their_own_defaults() {
+        assert_eq!(Params::for_rule(Rule::Freestyle).eval_share, 80);
+        assert_eq!(Params::for_rule(Rule::Caro).eval_share, 100);
+        assert_eq!(Params::for_rule(Rule::Standard).lmr_percent, 78);
+        assert_eq!(Params::for_rule(Rule::Renju).lmr_percent, 75);
+    }
+}
