@@ -308,6 +308,14 @@ fn spsa(o: &Arc<Opts>) -> Result<()> {
             max,
         })
         .collect();
+    if let Some(unknown) = o
+        .only
+        .iter()
+        .flatten()
+        .find(|n| !TUNED.iter().any(|t| t.0 == n.as_str()))
+    {
+        bail!("--only: no tuned value {unknown}");
+    }
     if values.is_empty() {
         bail!("nothing to tune");
     }
@@ -340,8 +348,8 @@ fn spsa(o: &Arc<Opts>) -> Result<()> {
                             let flip = if rng.next_u64() & 1 == 0 { 1.0 } else { -1.0 };
                             let hi = dither(v.theta + ck * flip, &mut rng).clamp(v.min, v.max);
                             let lo = dither(v.theta - ck * flip, &mut rng).clamp(v.min, v.max);
-                            plus.set(v.name, hi);
-                            minus.set(v.name, lo);
+                            // TUNED's bounds are inside what `set` accepts
+                            assert!(plus.set(v.name, hi) && minus.set(v.name, lo));
                             flips.push(flip);
                             cks.push(ck);
                         }
