@@ -221,6 +221,31 @@ fn new_engines() -> [Engine; 2] {
     })
 }
 
+/// Runs `pair(engines, k)` for k = 0, 1, .. on `o.jobs` threads, each with its own two
+/// engines, until `o.pairs` pairs or `o.seconds` have gone.
+fn on_threads(o: &Arc<Opts>, pair: impl Fn(&mut [Engine; 2], u64) + Send + Sync + 'static) {
+    let next = Arc::new(AtomicU64::new(0));
+    let pair = Arc::new(pair);
+    let workers: Vec<_> = (0..o.jobs)
+        .map(|_| {
+            let (o, next, pair) = (Arc::clone(o), Arc::clone(&next), Arc::clone(&pair));
+            std::thread::spawn(move || {
+                let mut engines = new_engines();
+                loop {
+                    let k = next.fetch_add(1, Ordering::SeqCst);
+                    if k >= o.pairs || o.started.elapsed().as_secs_f64() > o.seconds {
+                        return;
+                    }
+                    pair(&mut engines, k);
+                }
+            })
+        })
+        .collect();
+    for w in workers {
+        let _ = w.join();
+    }
+}
+
 /// Elo of a score share.
 fn elo(s: f64) -> f64 {
     let s = s.clamp(1e-6, 1.0 - 1e-6);
@@ -231,28 +256,13 @@ fn elo(s: f64) -> f64 {
 fn verify(o: &Arc<Opts>, values: &[(String, i32)]) -> Result<()> {
     let base = Params::for_rule(o.rule);
     let tuned = with_values(base, values)?;
-    let next = Arc::new(AtomicU64::new(0));
     let pairs = Arc::new(Mutex::new(Vec::new()));
-    let workers: Vec<_> = (0..o.jobs)
-        .map(|_| {
-            let (o, next, pairs) = (Arc::clone(o), Arc::clone(&next), Arc::clone(&pairs));
-            std::thread::spawn(move || {
-                let mut engines = new_engines();
-                loop {
-                    let k = next.fetch_add(1, Ordering::SeqCst);
-                    if k >= o.pairs || o.started.elapsed().as_secs_f64() > o.seconds {
-                        return;
-                    }
-                    let opening = &o.openings[(k as usize) % o.openings.len()];
-                    let s = play_pair(&mut engines, [tuned, base], opening, &o);
-                    pairs.lock().unwrap().push(s / 2.0);
-                }
-            })
-        })
-        .collect();
-    for w in workers {
-        let _ = w.join();
-    }
+    let (oo, pp) = (Arc::clone(o), Arc::clone(&pairs));
+    on_threads(o, move |engines, k| {
+        let opening = &oo.openings[(k as usize) % oo.openings.len()];
+        let s = play_pair(engines, [tuned, base], opening, &oo);
+        pp.lock().unwrap().push(s / 2.0);
+    });
     let pairs = pairs.lock().unwrap();
     let n = pairs.len() as f64;
     let mean = pairs.iter().sum::<f64>() / n;
@@ -323,62 +333,46 @@ fn spsa(o: &Arc<Opts>) -> Result<()> {
     let (alpha, gamma, big_a) = (0.602, 0.101, 0.1 * n);
     // θ, plus's points, pairs played
     let state = Arc::new(Mutex::new((values, 0.0f64, 0u64)));
-    let next = Arc::new(AtomicU64::new(0));
-    let workers: Vec<_> = (0..o.jobs)
-        .map(|_| {
-            let (o, next, state) = (Arc::clone(o), Arc::clone(&next), Arc::clone(&state));
-            std::thread::spawn(move || {
-                let mut engines = new_engines();
-                loop {
-                    let k = next.fetch_add(1, Ordering::SeqCst);
-                    if k >= o.pairs || o.started.elapsed().as_secs_f64() > o.seconds {
-                        return;
-                    }
-                    let mut rng = SplitMix64::new(o.seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-                    let kk = (k + 1) as f64;
-                    // perturbations and the step size of this pair
-                    let (plus, minus, flips, cks, rk) = {
-                        let st = state.lock().unwrap();
-                        let mut plus = base;
-                        let mut minus = base;
-                        let mut flips = Vec::new();
-                        let mut cks = Vec::new();
-                        for v in &st.0 {
-                            let ck = v.c_end * (n / kk).powf(gamma);
-                            let flip = if rng.next_u64() & 1 == 0 { 1.0 } else { -1.0 };
-                            let hi = dither(v.theta + ck * flip, &mut rng).clamp(v.min, v.max);
-                            let lo = dither(v.theta - ck * flip, &mut rng).clamp(v.min, v.max);
-                            // TUNED's bounds are inside what `set` accepts
-                            assert!(plus.set(v.name, hi) && minus.set(v.name, lo));
-                            flips.push(flip);
-                            cks.push(ck);
-                        }
-                        // a_k / c_k², the same for every value (its c_end cancels)
-                        let rk = o.r_end
-                            * ((big_a + n) / (big_a + kk)).powf(alpha)
-                            * (n / kk).powf(-2.0 * gamma);
-                        (plus, minus, flips, cks, rk)
-                    };
-                    let opening = &o.openings[(rng.next_u64() % o.openings.len() as u64) as usize];
-                    let points = play_pair(&mut engines, [plus, minus], opening, &o);
-                    let result = points - 1.0; // plus's wins minus its losses, over two
-                    let mut st = state.lock().unwrap();
-                    st.1 += points;
-                    st.2 += 1;
-                    for ((v, flip), ck) in st.0.iter_mut().zip(&flips).zip(&cks) {
-                        v.theta = (v.theta + rk * ck * result * flip)
-                            .clamp(f64::from(v.min), f64::from(v.max));
-                    }
-                    if st.2 % 100 == 0 {
-                        print_theta(&st.0, st.2, st.1);
-                    }
-                }
-            })
-        })
-        .collect();
-    for w in workers {
-        let _ = w.join();
-    }
+    let (o2, st2) = (Arc::clone(o), Arc::clone(&state));
+    on_threads(o, move |engines, k| {
+        let (o, state) = (&o2, &st2);
+        let mut rng = SplitMix64::new(o.seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let kk = (k + 1) as f64;
+        // perturbations and the step size of this pair
+        let (plus, minus, flips, cks, rk) = {
+            let st = state.lock().unwrap();
+            let mut plus = base;
+            let mut minus = base;
+            let mut flips = Vec::new();
+            let mut cks = Vec::new();
+            for v in &st.0 {
+                let ck = v.c_end * (n / kk).powf(gamma);
+                let flip = if rng.next_u64() & 1 == 0 { 1.0 } else { -1.0 };
+                let hi = dither(v.theta + ck * flip, &mut rng).clamp(v.min, v.max);
+                let lo = dither(v.theta - ck * flip, &mut rng).clamp(v.min, v.max);
+                // TUNED's bounds are inside what `set` accepts
+                assert!(plus.set(v.name, hi) && minus.set(v.name, lo));
+                flips.push(flip);
+                cks.push(ck);
+            }
+            // a_k / c_k², the same for every value (its c_end cancels)
+            let rk =
+                o.r_end * ((big_a + n) / (big_a + kk)).powf(alpha) * (n / kk).powf(-2.0 * gamma);
+            (plus, minus, flips, cks, rk)
+        };
+        let opening = &o.openings[(rng.next_u64() % o.openings.len() as u64) as usize];
+        let points = play_pair(engines, [plus, minus], opening, o);
+        let result = points - 1.0; // plus's wins minus its losses, over two
+        let mut st = state.lock().unwrap();
+        st.1 += points;
+        st.2 += 1;
+        for ((v, flip), ck) in st.0.iter_mut().zip(&flips).zip(&cks) {
+            v.theta = (v.theta + rk * ck * result * flip).clamp(f64::from(v.min), f64::from(v.max));
+        }
+        if st.2 % 100 == 0 {
+            print_theta(&st.0, st.2, st.1);
+        }
+    });
     let st = state.lock().unwrap();
     print_theta(&st.0, st.2, st.1);
     let tuned: Vec<String> =
