@@ -81,7 +81,7 @@ fn fmt(p: Option<Pos>) -> String {
 fn check_consistent(cases: &[Case]) {
     for c in cases {
         assert!(
-            matches!(c.kind.as_str(), "vcf" | "vct" | "defend"),
+            matches!(c.kind.as_str(), "vcf" | "vct" | "defend" | "avoid"),
             "{}: kind '{}'",
             c.name,
             c.kind
@@ -195,7 +195,8 @@ fn tactics_suite() {
     );
 }
 
-/// The suites from lost games (`tests/data/gen_tactics_losses.py`) are measured through the
+/// The suites from lost games (`tests/data/gen_tactics_losses.py`, and
+/// `gen_tactics_avoid.py`'s longer losses judged by long searches) are measured through the
 /// binary only (`scripts/tactics_time.py`), but their positions are checked here.
 #[test]
 fn loss_suites_are_well_formed() {
@@ -219,6 +220,16 @@ fn loss_suites_are_well_formed() {
             "tactics_losses_r2_renju.txt",
             include_str!("data/tactics_losses_r2_renju.txt"),
             45,
+        ),
+        (
+            "tactics_avoid.txt",
+            include_str!("data/tactics_avoid.txt"),
+            50,
+        ),
+        (
+            "tactics_avoid_2.txt",
+            include_str!("data/tactics_avoid_2.txt"),
+            50,
         ),
     ] {
         let cases = parse(text);
