@@ -15,7 +15,14 @@ use crate::pattern::Threat;
 /// 200 ms a move where this solves 220 and 233, but played -18 [-36, -1]: 500 games,
 /// freestyle, 100 ms: the probe's time comes out of the main search (depth 9.8 against 9.9).)
 const ROOT_DEPTHS: [i32; 4] = [2, 3, 5, 7];
-/// Attacker moves in the probe for the opponent's wins.
+/// Attacker moves in the probe for the opponent's wins. (7 made no difference to the 189
+/// positions before Rensa's losing moves against Rapfi, session 19: the probe's share runs
+/// out first. Checking each iteration's best move instead for the opponent's win with
+/// these ROOT_DEPTHS, and searching the depth again without it when refuted: a few more
+/// of those positions held, but -37 [-51, -24] at 40,000 nodes a move in freestyle, 520
+/// pairs, each check given a quarter of what was left: the best move changes often in sharp
+/// positions and the checks ate the search. Checked only late in the turn, it solved no
+/// more of those positions.)
 const DEFENCE_DEPTH: i32 = 4;
 
 /// A table entry: key bits above 16, bit 15 = win, low bits = plies (win) or depth (fail).
