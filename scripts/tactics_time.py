@@ -85,7 +85,7 @@ def main():
     ap.add_argument("-v", "--verbose", action="store_true")
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
-    groups = defaultdict(lambda: [0, 0])
+    groups = defaultdict(lambda: [0, 0, 0])
     for path in args.files:
         for case in records(path):
             answers = set(points(case["answers"]))
@@ -94,13 +94,18 @@ def main():
             g = groups[(case["rule"], case["kind"])]
             g[0] += 1
             g[1] += ok
+            # `avoid` cases also list moves judged to lose; any other miss is unjudged
+            loses = move in set(points(case.get("losing")))
+            g[2] += loses
             if args.verbose or not ok:
-                print(f"{case['case']:<18} {'ok' if ok else 'MISS':<4} answer {move}",
+                note = " (judged to lose)" if loses else ""
+                print(f"{case['case']:<18} {'ok' if ok else 'MISS':<4} answer {move}{note}",
                       file=sys.stderr)
     names = {"0": "freestyle", "1": "standard", "4": "renju"}
     total = [0, 0]
-    for (rule, kind), (n, ok) in sorted(groups.items()):
-        print(f"{names.get(rule, rule):<9} {kind:<7} {ok:>3}/{n}")
+    for (rule, kind), (n, ok, loses) in sorted(groups.items()):
+        judged = f"  ({loses} judged to lose)" if kind == "avoid" else ""
+        print(f"{names.get(rule, rule):<9} {kind:<7} {ok:>3}/{n}{judged}")
         total[0] += n
         total[1] += ok
     print(f"solved at {args.turn_ms} ms a move: {total[1]}/{total[0]}")

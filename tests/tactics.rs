@@ -239,5 +239,15 @@ fn loss_suites_are_well_formed() {
             cases.len()
         );
         check_consistent(&cases);
+        for c in cases.iter().filter(|c| c.kind == "avoid") {
+            // the game's losing move and any other judged lost: legal, and never an answer
+            let losing = c.record.points("losing");
+            assert!(!losing.is_empty(), "{}: no losing move", c.name);
+            let b = build(c);
+            for &(x, y) in &losing {
+                assert!(b.is_legal(Pos::new(x, y)), "{}: {x},{y} not legal", c.name);
+                assert!(!c.answers.contains(&(x, y)), "{}: {x},{y} both", c.name);
+            }
+        }
     }
 }

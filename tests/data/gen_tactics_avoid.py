@@ -12,7 +12,7 @@ Only games that Rensa lost by the opponent's five under rules 0, 1 and 4 are use
 
 The suites of gen_tactics_losses.py hold what an exhaustive solver can prove: wins by
 continuous threats of at most 6 attacker moves. Rensa at 200 ms a move solves most of
-them, yet it still loses those games: the wins that beat it are longer (mates in 13 to 29
+them, yet it still loses those games: the wins that beat it are longer (mates in 9 to 29
 plies) and often not pure threat sequences. This generator finds them with the engine
 itself as the judge, by long searches, as the issue allows ("verified by exhaustive
 threat search, by a long search of Rensa, or both"):
@@ -25,8 +25,8 @@ threat search, by a long search of Rensa, or both"):
 3. Judge every distinct candidate (the game's move and those answers) by a --hold-ms
    search after it: a forced win for the opponent means it loses; else it holds.
 4. Write the position when the game's move is judged lost and some candidate holds:
-   kind `avoid`, `answers` = the candidates that hold. The comment lists the ones that
-   lose and the mate the judge saw after the game's move.
+   kind `avoid`, `answers` = the candidates that hold, `losing` = those that lose (the
+   game's move among them). The comment gives the mate the judge saw after each.
 
 A move not among the answers is not proved to lose: `scripts/tactics_time.py` counts it
 as unsolved, so the score is a lower bound, biased towards the judge's own choices. The
@@ -121,6 +121,7 @@ def write(case, name):
     print(f"tomove {tomove}")
     print("kind avoid")
     print("answers " + " ".join(sorted(c for c, _ in case["holds"])))
+    print("losing " + " ".join(sorted(c for c, _ in case["loses"])))
     print("end")
     print()
 
@@ -153,7 +154,8 @@ def main():
     print(f"# Judge: {args.engine}; loss found at {args.find_ms} ms, candidates at "
           f"{args.try_ms} ms, verdicts at {args.hold_ms} ms a search.")
     print("# kind avoid: 'answers' = the candidates after which the judge's search finds no")
-    print("#   forced win for the opponent; the game's move is not among them.")
+    print("#   forced win for the opponent; 'losing' = those after which it finds one (the")
+    print("#   game's move among them).")
     print("# Coordinates x,y are 0-based (x = column, y = row).")
     print()
     with ThreadPoolExecutor(args.jobs) as ex:
