@@ -43,15 +43,22 @@ def points(text):
 
 def ask(engine, case, turn_ms, messages=None):
     """The engine's move for the case's position, as (x, y), or None. The MESSAGE lines
-    before it go to `messages` when a list is given."""
+    before it go to `messages` when a list is given. A case with `moves` (the stones in
+    playing order, black first) sends them in that order."""
     size = int(case.get("size", 15))
     me = case["tomove"]
     lines = [f"START {size}", f"INFO rule {case['rule']}", f"INFO timeout_turn {turn_ms}",
              "INFO timeout_match 0", "BOARD"]
-    # Playing order does not matter to the engine; own stones are 1, the opponent's 2.
-    for colour in ("black", "white"):
-        field = 1 if colour == me else 2
-        lines += [f"{x},{y},{field}" for x, y in points(case.get(colour))]
+    # Own stones are 1, the opponent's 2; the fixtures' order (by colour) does not matter
+    # to the answer, a game's order keeps its last move last.
+    if "moves" in case:
+        own = 0 if me == "black" else 1
+        lines += [f"{x},{y},{1 if i % 2 == own else 2}"
+                  for i, (x, y) in enumerate(points(case["moves"]))]
+    else:
+        for colour in ("black", "white"):
+            field = 1 if colour == me else 2
+            lines += [f"{x},{y},{field}" for x, y in points(case.get(colour))]
     lines += ["DONE"]
     proc = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True)

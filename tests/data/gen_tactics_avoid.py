@@ -35,38 +35,28 @@ its load: regenerate on an idle machine. Python 3 standard library only.
 """
 
 import argparse
+import importlib.util
 import json
+import os
 import re
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-MOVE = re.compile(r"\d+,\d+")
+_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_spec = importlib.util.spec_from_file_location(
+    "tactics_time", os.path.join(_root, "scripts", "tactics_time.py"))
+tactics_time = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(tactics_time)
 
 
 def search(engine, rule, size, moves, ms):
-    """(answer, last reported score) of a fresh engine process on the position."""
-    n = len(moves)
-    own = n % 2  # the side to move owns the stones of plies with its parity
-    lines = [f"{m},{1 if i % 2 == own else 2}" for i, m in enumerate(moves)]
-    text = f"START {size}\nINFO timeout_turn {ms}\nINFO rule {rule}\nBOARD\n"
-    text += "\n".join(lines) + "\nDONE\n"
-    p = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True)
-    p.stdin.write(text)
-    p.stdin.flush()
-    score, answer = None, None
-    for line in p.stdout:
-        m = re.search(r" ev (\S+)", line)
-        if line.startswith("MESSAGE") and m:
-            score = m.group(1)
-        elif MOVE.fullmatch(line.strip()):
-            answer = line.strip()
-            break
-    p.stdin.write("END\n")
-    p.stdin.flush()
-    p.wait()
-    return answer, score
+    """(answer as "x,y", last reported score) of a fresh engine process on the position."""
+    case = {"rule": rule, "size": size, "moves": " ".join(moves),
+            "tomove": "black" if len(moves) % 2 == 0 else "white"}
+    messages = []
+    answer = tactics_time.ask(engine, case, ms, messages)
+    scores = [m.group(1) for m in (re.search(r" ev (\S+)", line) for line in messages) if m]
+    return (f"{answer[0]},{answer[1]}" if answer else None), (scores[-1] if scores else None)
 
 
 def wins(score):
