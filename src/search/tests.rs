@@ -332,3 +332,41 @@ fn a_tuners_params_reach_the_search() {
     assert_eq!(seen, eval::evaluate(&b));
     assert_ne!(nodes, run(None).0, "smaller reductions, another tree");
 }
+
+/// The singular test's search of a node without its TT move: it never plays the left-out
+/// move, so it misses the one win, and it stores nothing for the node (the table's entry
+/// would be for the position with every move).
+#[test]
+fn a_search_without_one_move_misses_it_and_stores_nothing() {
+    // (4,5) is black's only winning move: a four whose block leaves column 4 an open four.
+    let b = Board::from_diagram(
+        "
+        . . . . . . . . . o
+        . . . . . . . . . .
+        . . . . . . . . . .
+        . . . . . . . . . .
+        . . . . . . . . . .
+        o x x x . . . . . .
+        . . . . x . . . . .
+        . . . . x . . . . .
+        . . . . . . . . . .
+        o . . . . . . o . o",
+        Rule::Freestyle,
+    );
+    let win = Pos::new(4, 5);
+    let mut s = Searcher::new(1 << 20);
+    let limits = Limits::default();
+    let control = SearchControl::default();
+    let (with, without) = s.with_worker(&b, &limits, &control, |w| {
+        w.singular[0] = win;
+        let without = w.search(6 * ONE_PLY, -INFINITE, INFINITE, 0, false, false);
+        w.singular[0] = Pos::NONE;
+        let key = w.board.hash();
+        assert!(w.tt.probe(key, 0).is_none(), "nothing stored for the node");
+        let with = w.search(6 * ONE_PLY, -INFINITE, INFINITE, 0, false, false);
+        assert!(w.tt.probe(key, 0).is_some());
+        (with, without)
+    });
+    assert_eq!(with, mate_in(5));
+    assert!(without < WIN_MIN, "{without}");
+}
