@@ -33,9 +33,6 @@ const HISTORY_MAX: i32 = 16_384;
 const HISTORY_ORDER_DIV: i32 = 200;
 /// Moves searched and failed before a cut-off get at most this many maluses.
 const MAX_MALUS_MOVES: usize = 32;
-/// Double singular extensions allowed on one line (each is a ply the iteration did not ask
-/// for).
-const MAX_DOUBLE_EXTS: usize = 6;
 
 /// Search depth in fixed point, [`ONE_PLY`] units a ply, so that reductions and extensions
 /// can be fractions of a ply. (Iterations, the table's depths and what the search reports
@@ -204,7 +201,6 @@ struct Worker<'a, E: Evaluator = Classical> {
     board: Board<E>,
     tt: &'a TranspositionTable,
     history: &'a mut [[i32; 2]],
-    counter: &'a mut [[Pos; 2]],
     vcf_cache: &'a mut [u64],
     vct_cache: &'a mut [u64],
     limits: Limits,
@@ -243,10 +239,6 @@ struct Worker<'a, E: Evaluator = Classical> {
     /// Static evaluation of each node on the current line, [`NO_EVAL`] where the node was
     /// threatened: to tell whether the side to move is improving.
     evals: [Score; MAX_PLY + 2],
-    /// The TT move a singular test leaves out at each ply, or `Pos::NONE`.
-    singular: [Pos; MAX_PLY + 1],
-    /// Double singular extensions on the current line.
-    double_exts: usize,
 }
 
 /// Moves the best of `moves[i..]` to `i`; equal scores go by cell index, so the order
@@ -300,7 +292,6 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             board: board.clone(),
             tt: shared.tt,
             history: &mut tables.history,
-            counter: &mut tables.counter,
             vcf_cache: &mut tables.vcf_cache,
             vct_cache: &mut tables.vct_cache,
             limits: *limits,
@@ -324,8 +315,6 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             excluded: shared.excluded.to_vec(),
             reductions: reduction_table(params.lmr_percent),
             evals: [NO_EVAL; MAX_PLY + 2],
-            singular: [Pos::NONE; MAX_PLY + 1],
-            double_exts: 0,
         }
     }
 }
@@ -476,7 +465,6 @@ impl<E: Evaluator> Worker<'_, E> {
     /// Legal moves for the side to move with their ordering scores, in cell order.
     fn scored_moves(&mut self, ply: usize, tt_move: Pos, focus: Focus) -> Vec<Scored> {
         let me = self.board.side();
-        let counter = self.counter_move();
         let mut cands = std::mem::take(&mut self.move_buf);
         self.board.candidates(&mut cands);
         let mut moves = Vec::with_capacity(cands.len());
@@ -497,25 +485,15 @@ impl<E: Evaluator> Worker<'_, E> {
             if p == tt_move {
                 score += 1 << 24;
             } else if self.killers[ply].contains(&p) {
+                // (a counter move to the opponent's last move at 40 as well: -8 [-22, +5] at
+                // 40,000 nodes a move, session 20, commit d0d593e)
                 score += 60;
-            } else if p == counter {
-                score += self.params.counter_bonus;
             }
             score += self.history[p.index()][me.index()] / HISTORY_ORDER_DIV;
             moves.push(Scored { mv: p, score });
         }
         self.move_buf = cands;
         moves
-    }
-
-    /// The counter move to the opponent's last move, or `Pos::NONE`.
-    fn counter_move(&self) -> Pos {
-        match self.board.last_move() {
-            Some((last, _)) if !last.is_none() => {
-                self.counter[last.index()][self.board.side().index()]
-            }
-            _ => Pos::NONE,
-        }
     }
 
     fn update_pv(&mut self, ply: usize, mv: Pos) {

@@ -2,11 +2,11 @@
 //! transposition table, pruning before the moves (reverse futility, razoring, null move)
 //! and a move loop with late-move reductions and move-count pruning.
 
-use super::tt::{Bound, Hit};
+use super::tt::Bound;
 use super::{
     history_bonus, history_update, move_count_limit, pick_best, Depth, Focus, Scored, Worker,
-    IIR_MIN_DEPTH, MAX_DOUBLE_EXTS, MAX_MALUS_MOVES, MAX_PLY, NO_EVAL, NULL_MOVE_MIN_DEPTH,
-    ONE_PLY, RAZOR_MAX_DEPTH,
+    IIR_MIN_DEPTH, MAX_MALUS_MOVES, MAX_PLY, NO_EVAL, NULL_MOVE_MIN_DEPTH, ONE_PLY,
+    RAZOR_MAX_DEPTH,
 };
 use crate::board::Pos;
 use crate::eval::{is_mate_score, mate_in, mated_in, Evaluator, Score, INFINITE, WIN_MIN};
@@ -30,10 +30,6 @@ struct Node {
     improving: bool,
     static_eval: Score,
     tt_move: Pos,
-    /// The TT move's extension (or reduction) from the singular test.
-    tt_ext: Depth,
-    /// On a principal variation now or when the table's entry was stored.
-    tt_pv: bool,
 }
 
 impl<E: Evaluator> Worker<'_, E> {
@@ -81,13 +77,9 @@ impl<E: Evaluator> Worker<'_, E> {
         let key = self.board.hash();
         let hit = self.tt.probe(key, ply);
         let mut tt_move = Pos::NONE;
-        // A singular test searches this position without its TT move: the table's bound
-        // is not for that, and nothing it finds is stored.
-        let excluding = !self.singular[ply].is_none();
-        let tt_pv = pv_node || hit.is_some_and(|h| h.pv);
         if let Some(h) = hit {
             tt_move = h.mv;
-            if !pv_node && !excluding && h.depth >= depth {
+            if !pv_node && h.depth >= depth {
                 let cut = match h.bound {
                     Bound::Exact => true,
                     Bound::Lower => h.score >= beta,
@@ -139,24 +131,11 @@ impl<E: Evaluator> Worker<'_, E> {
             improving,
             static_eval,
             tt_move,
-            tt_ext: 0,
-            tt_pv,
         };
 
         // Step 6. Pruning on the static value.
-        if !excluding {
-            if let Some(score) = self.prune_before_moves(&node, alpha, beta) {
-                return score;
-            }
-        }
-
-        // Step 6d. The singular test of the TT move.
-        let mut node = node;
-        if let Some(h) = hit {
-            match self.singular_test(&node, &h, beta, cut_node) {
-                Ok(ext) => node.tt_ext = ext,
-                Err(score) => return score,
-            }
+        if let Some(score) = self.prune_before_moves(&node, alpha, beta) {
+            return score;
         }
 
         // Steps 7 and 8. The moves.
@@ -164,9 +143,6 @@ impl<E: Evaluator> Worker<'_, E> {
             Ok(found) => found,
             Err(score) => return score,
         };
-        if excluding {
-            return best;
-        }
 
         // Step 9. Store the result.
         let bound = if best >= beta {
@@ -177,7 +153,7 @@ impl<E: Evaluator> Worker<'_, E> {
             Bound::Upper
         };
         self.tt
-            .store_pv(key, ply, best_move, best, static_eval, depth, bound, tt_pv);
+            .store(key, ply, best_move, best, static_eval, depth, bound);
         best
     }
 
@@ -225,53 +201,6 @@ impl<E: Evaluator> Worker<'_, E> {
         None
     }
 
-    /// Step 6d: the singular test. When every other move falls short of the TT move's lower
-    /// bound by a margin, the TT move is the only good one and gets more depth (`Ok`, in
-    /// [`Depth`] units); when another move also reaches beta less the margin, the node is
-    /// taken to fail high (multi-cut: `Err(score)`); a TT move not singular but already at
-    /// beta gets a ply less.
-    fn singular_test(
-        &mut self,
-        n: &Node,
-        h: &Hit,
-        beta: Score,
-        cut_node: bool,
-    ) -> Result<Depth, Score> {
-        let p = self.params;
-        if n.ply == 0
-            || n.threatened
-            || n.depth < p.se_min_depth * ONE_PLY
-            || !self.singular[n.ply].is_none()
-            || h.mv.is_none()
-            || h.mv != n.tt_move
-            || h.bound == Bound::Upper
-            || h.depth < n.depth - 3 * ONE_PLY
-            || is_mate_score(h.score)
-            || n.ply >= MAX_PLY / 2
-            || !self.board.is_legal(h.mv)
-        {
-            return Ok(if n.pv { p.ttm_ext } else { p.ttm_ext / 3 });
-        }
-        let s_beta = h.score - p.se_margin * n.depth / ONE_PLY;
-        let s_depth = (n.depth - ONE_PLY) / 2;
-        self.singular[n.ply] = h.mv;
-        let v = self.search(s_depth, s_beta - 1, s_beta, n.ply, false, cut_node);
-        self.singular[n.ply] = Pos::NONE;
-        if self.aborted {
-            return Err(0);
-        }
-        if v < s_beta {
-            let double = !n.pv && v < s_beta - p.se_double && self.double_exts < MAX_DOUBLE_EXTS;
-            Ok(if double { 2 * ONE_PLY } else { ONE_PLY })
-        } else if s_beta >= beta {
-            Err(s_beta)
-        } else if h.score >= beta {
-            Ok(-ONE_PLY)
-        } else {
-            Ok(0)
-        }
-    }
-
     /// Step 7: the moves to start with, in stages: a forced block; else the TT move,
     /// searched before any other move is generated (most cut nodes need nothing more); else
     /// all of them. Facing an open-four threat only its answers are generated, and all at
@@ -280,7 +209,6 @@ impl<E: Evaluator> Worker<'_, E> {
         let tt_first = n.forced.is_none()
             && !n.defend_only
             && !n.tt_move.is_none()
-            && n.tt_move != self.singular[n.ply]
             && (n.ply != 0 || !self.excluded.contains(&n.tt_move))
             && self.board.is_legal(n.tt_move)
             && self.in_focus(n.tt_move, focus);
@@ -329,7 +257,10 @@ impl<E: Evaluator> Worker<'_, E> {
         // A single reply costs no depth, nor does one of the few answers to a threat of an
         // open four (+60 +/- 49 Elo at 100 ms a move): it lets the search follow a chain of
         // threes as far as a chain of fours. (A quarter ply more for a single reply, as
-        // Rapfi's 1.3 for the block of a four, session 18: -13 [-34, +7], 500 games at 100 ms.)
+        // Rapfi's 1.3 for the block of a four, session 18: -13 [-34, +7], 500 games at 100 ms.
+        // Singular extensions of the TT move with multi-cut, session 20, commit d0d593e: no
+        // gain at 40,000 nodes a move, turned off +5.9 [-6.9, +18.7]; a quarter-ply TT-move
+        // extension at PV nodes -67 [-81, -54].)
         let extension = i32::from(
             generated
                 && (moves.len() == 1 || (n.defend_only && moves.len() <= 4 && ply < 24))
@@ -344,11 +275,6 @@ impl<E: Evaluator> Worker<'_, E> {
             && depth <= 3 * ONE_PLY
             && n.static_eval + self.params.futility_margin * depth / ONE_PLY <= alpha;
         let plies = depth / ONE_PLY;
-        let likely_fail_high = n.cut
-            && !n.threatened
-            && !is_mate_score(beta)
-            && i64::from(n.static_eval)
-                >= i64::from(beta) + i64::from(self.params.fh_margin) * i64::from(depth) / 16;
         let move_count = move_count_limit(&self.params, depth, n.improving);
         let mut i = 0;
         loop {
@@ -367,9 +293,6 @@ impl<E: Evaluator> Worker<'_, E> {
             i += 1;
             let i = i - 1;
             let mv = moves[i].mv;
-            if mv == self.singular[ply] {
-                continue;
-            }
             let quiet = self.board.threat(me, mv) < Threat::Flex3
                 && self.board.threat(opp, mv) < Threat::Flex3
                 && mv != n.tt_move;
@@ -387,17 +310,8 @@ impl<E: Evaluator> Worker<'_, E> {
                     continue;
                 }
             }
-            let mut new_depth = depth - ONE_PLY + extension * ONE_PLY;
-            if likely_fail_high && self.board.threat(me, mv) < Threat::Block4 {
-                new_depth -= ONE_PLY;
-            }
-            let double = mv == n.tt_move && n.tt_ext > ONE_PLY;
-            if mv == n.tt_move {
-                new_depth += n.tt_ext;
-            }
-            self.double_exts += usize::from(double);
-            let score = self.search_move(n, mv, i, new_depth, alpha, beta, best);
-            self.double_exts -= usize::from(double);
+            let new_depth = depth - ONE_PLY + extension * ONE_PLY;
+            let score = self.search_move(n, mv, i, new_depth, alpha, beta);
             if self.aborted {
                 return Err(0);
             }
@@ -426,13 +340,8 @@ impl<E: Evaluator> Worker<'_, E> {
             }
         }
         if best == -INFINITE {
-            // the singular test's TT move was the only move: nothing else reaches alpha;
-            // otherwise every move was pruned and the static value stands
-            best = if self.singular[ply].is_none() {
-                n.static_eval.min(beta)
-            } else {
-                alpha
-            };
+            // every move was pruned: the static value stands
+            best = n.static_eval.min(beta);
         }
         Ok((best, best_move))
     }
@@ -447,7 +356,6 @@ impl<E: Evaluator> Worker<'_, E> {
         new_depth: Depth,
         alpha: Score,
         beta: Score,
-        best: Score,
     ) -> Score {
         let ply = n.ply;
         self.tt.prefetch(self.board.hash_after(mv));
@@ -460,17 +368,17 @@ impl<E: Evaluator> Worker<'_, E> {
                 r = self.reductions[((n.depth / ONE_PLY) as usize).min(63)][i.min(63)];
                 if n.pv {
                     r -= self.params.lmr_pv;
-                } else if n.tt_pv {
-                    r -= self.params.lmr_ttpv;
-                }
-                if !n.pv && !n.improving {
+                } else if !n.improving {
                     r += self.params.lmr_not_improving;
                 }
                 if n.cut {
                     r += self.params.lmr_cut;
                 }
                 // (An attack, an open three or better, a ply less reduced: -26 [-40, -12] at
-                // 40,000 nodes a move in freestyle, 573 pairs, session 19.)
+                // 40,000 nodes a move in freestyle, 573 pairs, session 19. Session 20, commit
+                // d0d593e, the same way: a ply less at nodes once on the PV -15 [-30, -1]; a
+                // ply off non-four moves at cut nodes far above beta -31 [-44, -19]; the
+                // re-search a ply deeper or shallower by its margin +8 and -1, each +/- 13.)
                 // a move with a good history record keeps more depth, a bad one less
                 r -= self.history[mv.index()][self.board.side().opponent().index()]
                     / self.params.lmr_history_div
@@ -479,20 +387,7 @@ impl<E: Evaluator> Worker<'_, E> {
             }
             let mut score = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1, false, true);
             if score > alpha && r > 0 {
-                let mut d = new_depth;
-                if self.params.lmr_deeper < 100_000 && !is_mate_score(score) {
-                    let deeper = i64::from(alpha)
-                        + i64::from(self.params.lmr_deeper)
-                        + 40 * i64::from(r / ONE_PLY);
-                    if i64::from(score) > deeper {
-                        d += ONE_PLY;
-                    } else if score < best + new_depth / ONE_PLY * 3 {
-                        d -= ONE_PLY;
-                    }
-                }
-                if d > new_depth - r {
-                    score = -self.search(d, -alpha - 1, -alpha, ply + 1, false, !n.cut);
-                }
+                score = -self.search(new_depth, -alpha - 1, -alpha, ply + 1, false, !n.cut);
             }
             if score > alpha && score < beta && n.pv {
                 score = -self.search(new_depth, -beta, -alpha, ply + 1, true, false);
@@ -512,9 +407,6 @@ impl<E: Evaluator> Worker<'_, E> {
             if k[0] != mv {
                 k[1] = k[0];
                 k[0] = mv;
-            }
-            if let Some((last, _)) = self.board.last_move().filter(|l| !l.0.is_none()) {
-                self.counter[last.index()][me.index()] = mv;
             }
         }
         let bonus = history_bonus(n.depth);

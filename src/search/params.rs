@@ -45,35 +45,13 @@ pub struct Params {
     /// +9], renju's deep-label network (not shipped) at 80 % -4 [-24, +15] (500 games at 100
     /// ms unless said). Caro was not measured.
     pub eval_share: Score,
-    /// Singular extension: from this depth (plies) on, a TT move whose lower bound is at
-    /// least that deep less 3 plies is tested by a search of the other moves at half depth
-    /// against its score less `se_margin` a ply; when none reaches that, the TT move is
-    /// searched a ply deeper (two plies below a further `se_double` for non-PV nodes).
-    pub se_min_depth: i32,
-    pub se_margin: Score,
-    pub se_double: Score,
-    /// The ordering bonus of the counter move (the quiet move that last refuted the
-    /// opponent's last move; a killer has 60).
-    pub counter_bonus: i32,
-    /// Fail-high reduction: at a cut node whose static value beats beta by this much a ply
-    /// of depth, moves that make no four are searched a ply shallower.
-    pub fh_margin: Score,
-    /// A reduced late move that beats alpha by this much (and 40 a ply of its reduction
-    /// more) is searched again a ply deeper; one that does not beat the best score by the
-    /// depth's plies a ply shallower.
-    pub lmr_deeper: Score,
-    /// The TT move's extension when the singular test did not run, in sixteenths of a ply
-    /// at PV nodes (a third of it elsewhere).
-    pub ttm_ext: Depth,
-    /// Reduction taken off at non-PV nodes that were on a principal variation, sixteenths.
-    pub lmr_ttpv: Depth,
 }
 
 /// A tunable value: its name, and where it sits in [`Params`].
 type Field = (&'static str, fn(&mut Params) -> &mut i32);
 
 /// Every tunable value, by name.
-const FIELDS: [Field; 19] = [
+const FIELDS: [Field; 11] = [
     ("rfp_margin", |p| &mut p.rfp_margin),
     ("razor_margin", |p| &mut p.razor_margin),
     ("futility_margin", |p| &mut p.futility_margin),
@@ -85,14 +63,6 @@ const FIELDS: [Field; 19] = [
     ("move_count_base", |p| &mut p.move_count_base),
     ("move_count_exp", |p| &mut p.move_count_exp),
     ("eval_share", |p| &mut p.eval_share),
-    ("se_min_depth", |p| &mut p.se_min_depth),
-    ("se_margin", |p| &mut p.se_margin),
-    ("se_double", |p| &mut p.se_double),
-    ("counter_bonus", |p| &mut p.counter_bonus),
-    ("fh_margin", |p| &mut p.fh_margin),
-    ("lmr_deeper", |p| &mut p.lmr_deeper),
-    ("ttm_ext", |p| &mut p.ttm_ext),
-    ("lmr_ttpv", |p| &mut p.lmr_ttpv),
 ];
 
 impl Params {
@@ -118,14 +88,6 @@ impl Params {
             move_count_base: 3,
             move_count_exp: 132,
             eval_share,
-            se_min_depth: 7,
-            se_margin: 3,
-            se_double: 60,
-            counter_bonus: 0,
-            fh_margin: 100_000,
-            lmr_deeper: 100_000,
-            ttm_ext: 0,
-            lmr_ttpv: 0,
         }
     }
 

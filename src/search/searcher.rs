@@ -29,9 +29,6 @@ const HELPER_STACK_BYTES: usize = 16 << 20;
 /// What each search thread keeps for itself across moves.
 pub(super) struct ThreadTables {
     pub(super) history: Vec<[i32; 2]>,
-    /// The counter-move table: by the opponent's last move, the move of each side that last
-    /// refuted it.
-    pub(super) counter: Vec<[Pos; 2]>,
     pub(super) vcf_cache: Vec<u64>,
     pub(super) vct_cache: Vec<u64>,
 }
@@ -40,7 +37,6 @@ impl ThreadTables {
     fn new() -> ThreadTables {
         ThreadTables {
             history: vec![[0; 2]; GRID_CELLS],
-            counter: vec![[Pos::NONE; 2]; GRID_CELLS],
             vcf_cache: vec![0; 1 << 16],
             vct_cache: vec![0; 1 << 18],
         }
@@ -48,7 +44,6 @@ impl ThreadTables {
 
     fn clear(&mut self) {
         self.history.iter_mut().for_each(|h| *h = [0; 2]);
-        self.counter.fill([Pos::NONE; 2]);
         self.vcf_cache.fill(0);
         self.vct_cache.fill(0);
     }

@@ -58,9 +58,6 @@ fn pack(u: Unpacked) -> u64 {
 }
 
 const BUCKET: usize = 4;
-/// The move's field holds a cell index (under 2^11) and, in its top bit, the PV flag.
-const PV_BIT: u16 = 1 << 15;
-const MV_MASK: u16 = PV_BIT - 1;
 
 /// The unit of a stored depth.
 const HALF_PLY: Depth = ONE_PLY / 2;
@@ -73,8 +70,6 @@ pub struct Hit {
     /// The depth the entry was searched to, in [`Depth`] units (a multiple of half a ply).
     pub depth: Depth,
     pub bound: Bound,
-    /// The node was on a principal variation when stored.
-    pub pv: bool,
 }
 
 pub struct TranspositionTable {
@@ -148,8 +143,7 @@ impl TranspositionTable {
             .find(|&(k, d)| k == key && unpack(d).meta & 3 != 0)
             .map(|(_, d)| unpack(d))
             .map(|e| Hit {
-                mv: Pos::from_index((e.mv & MV_MASK) as usize),
-                pv: e.mv & PV_BIT != 0,
+                mv: Pos::from_index(e.mv as usize),
                 score: from_tt(e.score as Score, ply),
                 eval: e.eval as Score,
                 depth: e.depth as Depth * HALF_PLY,
@@ -172,21 +166,6 @@ impl TranspositionTable {
         depth: Depth,
         bound: Bound,
     ) {
-        self.store_pv(key, ply, mv, score, eval, depth, bound, false)
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    pub fn store_pv(
-        &self,
-        key: u64,
-        ply: usize,
-        mv: Pos,
-        score: Score,
-        eval: Score,
-        depth: Depth,
-        bound: Bound,
-        pv: bool,
-    ) {
         let b = self.bucket(key);
         let gen = self.generation;
         let slot = {
@@ -208,10 +187,10 @@ impl TranspositionTable {
         let (old_key, old) = load(e);
         // keep the old entry's move when the new one has none
         let mv = if mv.is_none() && old_key == key {
-            unpack(old).mv & MV_MASK
+            unpack(old).mv
         } else {
             mv.index() as u16
-        } | if pv { PV_BIT } else { 0 };
+        };
         let data = pack(Unpacked {
             mv,
             score: to_tt(score, ply) as i16,
