@@ -259,8 +259,9 @@ impl<E: Evaluator> Worker<'_, E> {
         // threes as far as a chain of fours. (A quarter ply more for a single reply, as
         // Rapfi's 1.3 for the block of a four, session 18: -13 [-34, +7], 500 games at 100 ms.
         // Singular extensions of the TT move with multi-cut, session 20, commit d0d593e: no
-        // gain at 40,000 nodes a move, turned off +5.9 [-6.9, +18.7]; a quarter-ply TT-move
-        // extension at PV nodes -67 [-81, -54].)
+        // gain at 40,000 nodes a move, turned off +5.9 [-6.9, +18.7] (renju +12.5, the
+        // extension alone +11.2, each +/- 13); a quarter-ply TT-move extension at PV nodes
+        // -67 [-81, -54].)
         let extension = i32::from(
             generated
                 && (moves.len() == 1 || (n.defend_only && moves.len() <= 4 && ply < 24))
