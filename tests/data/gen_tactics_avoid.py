@@ -8,7 +8,8 @@ Usage (from the repository root, after `cargo build --release`):
         [--jobs 2] GAMES.jsonl... > tests/data/tactics_avoid_NAME.txt
 
 GAMES.jsonl are the referee's game records (the fields gen_tactics_losses.py reads).
-Only games that Rensa lost by the opponent's five under rules 0, 1 and 4 are used.
+Only games that Rensa lost by the opponent's five under rules 0, 1 and 4 are used
+(gen_tactics_losses.py's lost_games).
 
 The suites of gen_tactics_losses.py hold what an exhaustive solver can prove: wins by
 continuous threats of at most 6 attacker moves. Rensa at 200 ms a move solves most of
@@ -36,17 +37,27 @@ its load: regenerate on an idle machine. Python 3 standard library only.
 
 import argparse
 import importlib.util
-import json
 import os
 import re
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-_spec = importlib.util.spec_from_file_location(
-    "tactics_time", os.path.join(_root, "scripts", "tactics_time.py"))
-tactics_time = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(tactics_time)
+_here = os.path.dirname(os.path.abspath(__file__))
+
+
+def _load(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# the protocol driver of the time-based scorer, and the lost-game filter of the
+# exhaustive loss suites
+tactics_time = _load("tactics_time",
+                     os.path.join(os.path.dirname(os.path.dirname(_here)), "scripts",
+                                  "tactics_time.py"))
+losses = _load("gen_tactics_losses", os.path.join(_here, "gen_tactics_losses.py"))
 
 
 def search(engine, rule, size, moves, ms):
@@ -63,11 +74,11 @@ def wins(score):
     return score is not None and score.startswith("+M")
 
 
-def examine(args, source, g):
-    """The case of one lost game, or None."""
+def examine(args, source, g, rensa):
+    """The case of one game Rensa (colour `rensa`) lost, or None."""
     rule, size = g["rule"], g["size"]
     moves, start = g["moves"].split(), g["opening_plies"]
-    rensa_black = g["black_name"].lower().startswith("rensa")
+    rensa_black = rensa == losses.BLACK
     ours = [i for i in range(start, len(moves)) if (i % 2 == 0) == rensa_black]
     lost_at, mate = None, None
     for i in ours:
@@ -127,17 +138,8 @@ def main():
     ap.add_argument("--prefix", default="avoid")
     ap.add_argument("games", nargs="+")
     args = ap.parse_args()
-    work = []
-    for path in args.games:
-        source = path.rsplit("/", 1)[-1]
-        with open(path) as f:
-            for line in f:
-                g = json.loads(line)
-                names = (g["black_name"].lower(), g["white_name"].lower())
-                rensa = "black" if names[0].startswith("rensa") else "white"
-                if (g["rule"] in (0, 1, 4) and g.get("reason") == "five"
-                        and g["winner"] != g[rensa]):
-                    work.append((source, g))
+    work = [(path.rsplit("/", 1)[-1], g, rensa)
+            for path in args.games for g, rensa in losses.lost_games(path)]
     print("# Positions before the moves that lost Rensa its games, and the moves that hold.")
     print("# GENERATED FILE - do not edit.  Regenerate from the repository root with:")
     print("#   python3 tests/data/gen_tactics_avoid.py " + " ".join(sys.argv[1:]))
