@@ -398,13 +398,15 @@ impl<A: Accumulator> Board<A> {
             let q = p.index() as isize + dy * STRIDE as isize + dx;
             self.near[q as usize] += 1;
         }
-        // Every empty cell within ±5 on the four lines sees the new stone in its key.
+        // Every empty cell within ±5 on the four lines sees the new stone in its key; a
+        // narrow table reads only ±4, so the cells 5 away cannot change.
         let bits = c.cell() as u32;
+        let reach = if self.tables.is_narrow() { 4 } else { 5 };
         for (d, &off) in DIR_OFFSETS.iter().enumerate() {
             for k in (-5isize..=5).filter(|&k| k != 0) {
                 let q = (p.index() as isize + k * off) as usize;
                 self.keys[q][d] |= bits << (2 * slot(-k));
-                if self.grid.cells[q] == EMPTY {
+                if k.abs() <= reach && self.grid.cells[q] == EMPTY {
                     self.refresh_cell(q, d);
                 }
             }
@@ -544,7 +546,14 @@ impl<A: Accumulator> Board<A> {
             }
         }
         let pat = words.map(u32::to_le_bytes);
-        let (threat, raw_black, code) = self.classify(pat);
+        // only a colour whose line pattern changed needs its classes looked up again
+        let (mut threat, mut raw_black, mut code) = (old.threat, old.raw_black, old.code);
+        if new[0] != was[0] {
+            (threat[0], raw_black, code[0]) = self.classify_black(pat[0]);
+        }
+        if new[1] != was[1] {
+            (threat[1], code[1]) = self.classify_white(pat[1]);
+        }
         for (s, counts) in self.counts.iter_mut().enumerate() {
             if threat[s] != old.threat[s] {
                 counts[old.threat[s] as usize] -= 1;
@@ -572,15 +581,28 @@ impl<A: Accumulator> Board<A> {
     /// check.
     #[inline]
     fn classify(&self, pat: [[u8; 4]; 2]) -> ([u8; 2], u8, [u16; 2]) {
-        let (raw_black, code_black) = self.tables.cell(0, pat[0]);
-        let (raw_white, code_white) = self.tables.cell(1, pat[1]);
+        let (black, raw_black, code_black) = self.classify_black(pat[0]);
+        let (white, code_white) = self.classify_white(pat[1]);
+        ([black, white], raw_black, [code_black, code_white])
+    }
+
+    /// Black's class, raw class byte and pattern code (see [`Board::classify`]).
+    #[inline]
+    fn classify_black(&self, pat: [u8; 4]) -> (u8, u8, u16) {
+        let (raw_black, code) = self.tables.cell(0, pat);
         let black = if raw_black & NEEDS_FOUL_CHECK != 0 {
             Threat::Forbid as u8
         } else {
             raw_black
         };
-        let white = raw_white & !NEEDS_FOUL_CHECK;
-        ([black, white], raw_black, [code_black, code_white])
+        (black, raw_black, code)
+    }
+
+    /// White's class and pattern code (see [`Board::classify`]).
+    #[inline]
+    fn classify_white(&self, pat: [u8; 4]) -> (u8, u16) {
+        let (raw_white, code) = self.tables.cell(1, pat);
+        (raw_white & !NEEDS_FOUL_CHECK, code)
     }
 
     /// Black's class on `p` as the move picker should see it: a double-three candidate that

@@ -4,9 +4,9 @@
 
 use super::tt::Bound;
 use super::{
-    history_bonus, history_update, move_count_limit, pick_best, Depth, Focus, Scored, Worker,
-    IIR_MIN_DEPTH, MAX_MALUS_MOVES, MAX_PLY, NO_EVAL, NULL_MOVE_MIN_DEPTH, ONE_PLY,
-    RAZOR_MAX_DEPTH,
+    by_pick_order, history_bonus, history_update, move_count_limit, pick_best, Depth, Focus,
+    Scored, Worker, IIR_MIN_DEPTH, MAX_MALUS_MOVES, MAX_PLY, NO_EVAL, NULL_MOVE_MIN_DEPTH, ONE_PLY,
+    PICK_BEFORE_SORT, RAZOR_MAX_DEPTH,
 };
 use crate::board::Pos;
 use crate::eval::{is_mate_score, mate_in, mated_in, Evaluator, Score, INFINITE, WIN_MIN};
@@ -278,6 +278,8 @@ impl<E: Evaluator> Worker<'_, E> {
         let plies = depth / ONE_PLY;
         let move_count = move_count_limit(&self.params, depth, n.improving);
         let mut i = 0;
+        // moves[i..] is in picking order from here on (the same order pick_best gives)
+        let mut sorted = false;
         loop {
             if i == moves.len() {
                 if generated {
@@ -290,7 +292,13 @@ impl<E: Evaluator> Worker<'_, E> {
                     break;
                 }
             }
-            pick_best(&mut moves, i);
+            if !sorted && i >= PICK_BEFORE_SORT && generated {
+                moves[i..].sort_unstable_by(by_pick_order);
+                sorted = true;
+            }
+            if !sorted {
+                pick_best(&mut moves, i);
+            }
             i += 1;
             let i = i - 1;
             let mv = moves[i].mv;

@@ -8,7 +8,7 @@
 //! most of the tree (60 % of the nodes over `bench 12`).
 
 use super::{Depth, Worker, ONE_PLY};
-use crate::board::Pos;
+use crate::board::{Pos, DIR_OFFSETS, STRIDE};
 use crate::eval::{Evaluator, Score};
 use crate::pattern::Threat;
 
@@ -18,11 +18,31 @@ const PLAIN_FOUR_LEVELS: i32 = 2;
 const MAX_LEVELS: i32 = 8;
 
 /// Whether a four on `p` continues an attack whose last stone is `q`: within the 5x5 square
-/// around it, or on one of its lines up to four cells away.
+/// around it, or on one of its lines up to four cells away. ([`near_cells`] lists them; this
+/// is their definition for the tests.)
+#[cfg(test)]
 fn near_attack(p: Pos, q: Pos) -> bool {
     let dx = p.x().abs_diff(q.x());
     let dy = p.y().abs_diff(q.y());
     (dx <= 2 && dy <= 2) || ((dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= 4)
+}
+
+/// The cells that [`near_attack`] accepts for a stone on `q`, each once, empty or not (the
+/// board's padding keeps every offset inside the grid).
+fn near_cells(q: Pos, out: &mut Vec<Pos>) {
+    out.clear();
+    for dy in -2isize..=2 {
+        for dx in -2isize..=2 {
+            if dx != 0 || dy != 0 {
+                out.push(q.offset(dy * STRIDE as isize + dx));
+            }
+        }
+    }
+    for d in DIR_OFFSETS {
+        for k in [-4, -3, 3, 4] {
+            out.push(q.offset(k * d));
+        }
+    }
 }
 
 impl<E: Evaluator> Worker<'_, E> {
@@ -51,7 +71,6 @@ impl<E: Evaluator> Worker<'_, E> {
         alpha = alpha.max(stand);
         let mut best = stand;
         let mut moves = std::mem::take(&mut self.move_buf);
-        self.board.candidates(&mut moves);
         // the side's own last stone (none before its first move: every four is near)
         let own_last = self
             .board
@@ -60,9 +79,16 @@ impl<E: Evaluator> Worker<'_, E> {
             .rev()
             .find(|&&(p, c)| c == me && !p.is_none())
             .map(|&(p, _)| p);
+        match own_last {
+            // Only the cells near it, not every candidate: a four point always has a stone
+            // within two cells on its line, so it is a candidate whenever it is empty.
+            Some(q) => near_cells(q, &mut moves),
+            None => self.board.candidates(&mut moves),
+        }
+        let grid = self.board.grid();
         let mut fours: Vec<(Threat, Pos)> = moves
             .iter()
-            .filter(|&&p| own_last.is_none_or(|q| near_attack(p, q)))
+            .filter(|&&p| grid.at(p.index() as isize) == 0)
             .filter_map(|&p| self.legal_threat(p).filter(|&t| t >= min).map(|t| (t, p)))
             .collect();
         self.move_buf = moves;
@@ -92,7 +118,7 @@ impl<E: Evaluator> Worker<'_, E> {
 
 #[cfg(test)]
 mod tests {
-    use super::near_attack;
+    use super::{near_attack, near_cells};
     use crate::board::Pos;
 
     #[test]
@@ -109,6 +135,36 @@ mod tests {
         }
         for cell in [(4, 6), (10, 5), (7, 2), (12, 12), (10, 9)] {
             assert!(!near.contains(&cell), "{cell:?}");
+        }
+    }
+
+    #[test]
+    fn near_cells_lists_each_near_cell_once_but_the_stone() {
+        for q in [
+            Pos::new(7, 7),
+            Pos::new(0, 0),
+            Pos::new(14, 3),
+            Pos::new(31, 31),
+        ] {
+            let mut cells = Vec::new();
+            near_cells(q, &mut cells);
+            let mut want: Vec<Pos> = (-6isize..=6)
+                .flat_map(|dy| (-6isize..=6).map(move |dx| (dx, dy)))
+                .map(|(dx, dy)| (q.x() as isize + dx, q.y() as isize + dy))
+                .filter(|&(x, y)| (0..32).contains(&x) && (0..32).contains(&y))
+                .map(|(x, y)| Pos::new(x as usize, y as usize))
+                .filter(|&p| p != q && near_attack(p, q))
+                .collect();
+            let mut on_board: Vec<Pos> =
+                cells.iter().copied().filter(|p| want.contains(p)).collect();
+            want.sort();
+            on_board.sort();
+            assert_eq!(on_board, want, "{q:?}");
+            // the rest are off the board (the padding), and none is listed twice
+            assert_eq!(cells.len(), 40);
+            cells.sort();
+            cells.dedup();
+            assert_eq!(cells.len(), 40);
         }
     }
 }

@@ -332,3 +332,31 @@ fn a_tuners_params_reach_the_search() {
     assert_eq!(seen, eval::evaluate(&b));
     assert_ne!(nodes, run(None).0, "smaller reductions, another tree");
 }
+
+/// The move loop picks the first moves one at a time and sorts the rest: both must give
+/// the same order (score first, then cell index), or the tree changes with the switch.
+#[test]
+fn picking_and_sorting_give_the_same_order() {
+    // scores with many ties, cells in a scrambled order
+    let moves: Vec<Scored> = (0..60u16)
+        .map(|i| Scored {
+            mv: Pos::new(((i * 37) % 60 % 15) as usize, ((i * 37) % 60 / 15) as usize),
+            score: i32::from((i * 7) % 5) * 10 - 15,
+        })
+        .collect();
+    let mut picked = moves.clone();
+    for i in 0..picked.len() {
+        pick_best(&mut picked, i);
+    }
+    let mut sorted = moves.clone();
+    sorted.sort_unstable_by(by_pick_order);
+    let mut mixed = moves;
+    for i in 0..PICK_BEFORE_SORT {
+        pick_best(&mut mixed, i);
+    }
+    mixed[PICK_BEFORE_SORT..].sort_unstable_by(by_pick_order);
+    let cells = |v: &[Scored]| v.iter().map(|m| (m.score, m.mv)).collect::<Vec<_>>();
+    assert_eq!(cells(&picked), cells(&sorted));
+    assert_eq!(cells(&mixed), cells(&sorted));
+    assert!(sorted.windows(2).all(|w| w[0].score >= w[1].score));
+}
