@@ -30,6 +30,8 @@ struct Node {
     improving: bool,
     static_eval: Score,
     tt_move: Pos,
+    /// The table's move makes an open three or better.
+    tt_attack: bool,
 }
 
 impl<E: Evaluator> Worker<'_, E> {
@@ -94,13 +96,16 @@ impl<E: Evaluator> Worker<'_, E> {
         // Step 5. Below the horizon: the threat quiescence. (A full VCF probe here cost more
         // depth than it found wins: about -90 Elo at 100 ms a move in self-play.) A forced
         // block below the horizon keeps its negative depth: it is part of the quiescence.
-        if depth <= 0 && forced.is_none() {
-            return self.quiesce(depth, alpha, beta, ply);
-        }
         let defend_only = forced.is_none()
             && !self.caro
             && self.board.count(opp, Threat::Flex4) > 0
             && self.board.count(me, Threat::Flex4) == 0;
+        if depth <= 0
+            && forced.is_none()
+            && !(defend_only && -depth / ONE_PLY < self.params.q_defend_levels)
+        {
+            return self.quiesce(depth, alpha, beta, ply);
+        }
         // (The table's score in place of this where its bound says the static value is too
         // low or too high, as Stockfish refines its eval, played +2 [-20, +24]: 500 games,
         // freestyle, 100 ms a move.)
@@ -131,6 +136,9 @@ impl<E: Evaluator> Worker<'_, E> {
             improving,
             static_eval,
             tt_move,
+            tt_attack: !tt_move.is_none()
+                && self.board.is_empty(tt_move)
+                && self.board.threat(me, tt_move) >= Threat::Flex3,
         };
 
         // Step 6. Pruning on the static value.
@@ -196,7 +204,7 @@ impl<E: Evaluator> Worker<'_, E> {
         // 6c. Null move: a pass, when the opponent cannot even make a four, and a reduced
         // search still fails high.
         if n.depth >= NULL_MOVE_MIN_DEPTH && n.static_eval >= beta {
-            return self.null_move(n.depth, beta, n.ply, !n.cut);
+            return self.null_move(n.depth, beta, n.ply, !n.cut, n.static_eval);
         }
         None
     }
@@ -264,7 +272,8 @@ impl<E: Evaluator> Worker<'_, E> {
         // -67 [-81, -54].)
         let extension = i32::from(
             generated
-                && (moves.len() == 1 || (n.defend_only && moves.len() <= 4 && ply < 24))
+                && (moves.len() == 1
+                    || (n.defend_only && moves.len() <= 4 && ply < 24 && depth > 0))
                 && ply < MAX_PLY / 2,
         );
         let mut best = -INFINITE;
@@ -316,6 +325,14 @@ impl<E: Evaluator> Worker<'_, E> {
                 }
                 // Late quiet moves near the leaves almost never matter.
                 if quiet && !n.pv && ((plies <= 6 && i >= (3 + plies * plies) as usize) || futile) {
+                    continue;
+                }
+                if quiet
+                    && !n.pv
+                    && self.params.hist_prune > 0
+                    && plies <= 3
+                    && self.history[mv.index()][me.index()] < -self.params.hist_prune * plies
+                {
                     continue;
                 }
             }
@@ -382,6 +399,9 @@ impl<E: Evaluator> Worker<'_, E> {
                 }
                 if n.cut {
                     r += self.params.lmr_cut;
+                }
+                if n.tt_attack {
+                    r += self.params.lmr_tt_attack;
                 }
                 // (An attack, an open three or better, a ply less reduced: -26 [-40, -12] at
                 // 40,000 nodes a move in freestyle, 573 pairs, session 19. Session 20, commit
