@@ -30,8 +30,6 @@ struct Node {
     improving: bool,
     static_eval: Score,
     tt_move: Pos,
-    /// The table's move makes an open three or better.
-    tt_attack: bool,
 }
 
 impl<E: Evaluator> Worker<'_, E> {
@@ -94,18 +92,17 @@ impl<E: Evaluator> Worker<'_, E> {
         }
 
         // Step 5. Below the horizon: the threat quiescence. (A full VCF probe here cost more
-        // depth than it found wins: about -90 Elo at 100 ms a move in self-play.) A forced
+        // depth than it found wins: about -90 Elo at 100 ms a move in self-play. Searching
+        // the answers of a side facing an open three at the horizon instead of standing pat,
+        // session 21, commit 62d700e: -14 [-27, -2] at 40,000 nodes a move.) A forced
         // block below the horizon keeps its negative depth: it is part of the quiescence.
+        if depth <= 0 && forced.is_none() {
+            return self.quiesce(depth, alpha, beta, ply);
+        }
         let defend_only = forced.is_none()
             && !self.caro
             && self.board.count(opp, Threat::Flex4) > 0
             && self.board.count(me, Threat::Flex4) == 0;
-        if depth <= 0
-            && forced.is_none()
-            && !(defend_only && -depth / ONE_PLY < self.params.q_defend_levels)
-        {
-            return self.quiesce(depth, alpha, beta, ply);
-        }
         // (The table's score in place of this where its bound says the static value is too
         // low or too high, as Stockfish refines its eval, played +2 [-20, +24]: 500 games,
         // freestyle, 100 ms a move.)
@@ -136,9 +133,6 @@ impl<E: Evaluator> Worker<'_, E> {
             improving,
             static_eval,
             tt_move,
-            tt_attack: !tt_move.is_none()
-                && self.board.is_empty(tt_move)
-                && self.board.threat(me, tt_move) >= Threat::Flex3,
         };
 
         // Step 6. Pruning on the static value.
@@ -204,7 +198,7 @@ impl<E: Evaluator> Worker<'_, E> {
         // 6c. Null move: a pass, when the opponent cannot even make a four, and a reduced
         // search still fails high.
         if n.depth >= NULL_MOVE_MIN_DEPTH && n.static_eval >= beta {
-            return self.null_move(n.depth, beta, n.ply, !n.cut, n.static_eval);
+            return self.null_move(n.depth, beta, n.ply, !n.cut);
         }
         None
     }
@@ -272,8 +266,7 @@ impl<E: Evaluator> Worker<'_, E> {
         // -67 [-81, -54].)
         let extension = i32::from(
             generated
-                && (moves.len() == 1
-                    || (n.defend_only && moves.len() <= 4 && ply < 24 && depth > 0))
+                && (moves.len() == 1 || (n.defend_only && moves.len() <= 4 && ply < 24))
                 && ply < MAX_PLY / 2,
         );
         let mut best = -INFINITE;
@@ -323,16 +316,11 @@ impl<E: Evaluator> Worker<'_, E> {
                 if ply > 0 && i >= move_count && self.board.threat(me, mv) < Threat::Block4 {
                     continue;
                 }
-                // Late quiet moves near the leaves almost never matter.
+                // Late quiet moves near the leaves almost never matter. (Skipping those with a
+                // bad history at depth <= 3 as well, session 21, commit 62d700e: below -500 a
+                // ply -8 [-18, +1], below -2,000 a ply +5 [-0, +10] (it rarely fires), at
+                // 40,000 nodes a move.)
                 if quiet && !n.pv && ((plies <= 6 && i >= (3 + plies * plies) as usize) || futile) {
-                    continue;
-                }
-                if quiet
-                    && !n.pv
-                    && self.params.hist_prune > 0
-                    && plies <= 3
-                    && self.history[mv.index()][me.index()] < -self.params.hist_prune * plies
-                {
                     continue;
                 }
             }
@@ -400,14 +388,13 @@ impl<E: Evaluator> Worker<'_, E> {
                 if n.cut {
                     r += self.params.lmr_cut;
                 }
-                if n.tt_attack {
-                    r += self.params.lmr_tt_attack;
-                }
                 // (An attack, an open three or better, a ply less reduced: -26 [-40, -12] at
                 // 40,000 nodes a move in freestyle, 573 pairs, session 19. Session 20, commit
                 // d0d593e, the same way: a ply less at nodes once on the PV -15 [-30, -1]; a
                 // ply off non-four moves at cut nodes far above beta -31 [-44, -19]; the
-                // re-search a ply deeper or shallower by its margin +8 and -1, each +/- 13.)
+                // re-search a ply deeper or shallower by its margin +8 and -1, each +/- 13.
+                // Session 21, commit 62d700e: a ply more when the table's move is an open
+                // three or better +6 [-7, +20].)
                 // a move with a good history record keeps more depth, a bad one less
                 r -= self.history[mv.index()][self.board.side().opponent().index()]
                     / self.params.lmr_history_div

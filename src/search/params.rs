@@ -45,25 +45,13 @@ pub struct Params {
     /// +9], renju's deep-label network (not shipped) at 80 % -4 [-24, +15] (500 games at 100
     /// ms unless said). Caro was not measured.
     pub eval_share: Score,
-    /// Experiment: at the horizon, a side facing an open-four threat (and with no open four
-    /// of its own) searches its answers instead of standing pat, for this many levels.
-    pub q_defend_levels: i32,
-    /// Experiment: late quiet moves at depth <= 3 plies whose history score is below minus
-    /// this per ply are skipped (0: never).
-    pub hist_prune: i32,
-    /// Experiment: late moves are reduced this much more (sixteenths of a ply) when the
-    /// table's move makes an open three or better.
-    pub lmr_tt_attack: i32,
-    /// Experiment: the null move's reduction grows by a ply per this much of static value
-    /// above beta, at most 3 plies (0: not at all).
-    pub nmp_eval_div: i32,
 }
 
 /// A tunable value: its name, and where it sits in [`Params`].
 type Field = (&'static str, fn(&mut Params) -> &mut i32);
 
 /// Every tunable value, by name.
-const FIELDS: [Field; 15] = [
+const FIELDS: [Field; 11] = [
     ("rfp_margin", |p| &mut p.rfp_margin),
     ("razor_margin", |p| &mut p.razor_margin),
     ("futility_margin", |p| &mut p.futility_margin),
@@ -75,10 +63,6 @@ const FIELDS: [Field; 15] = [
     ("move_count_base", |p| &mut p.move_count_base),
     ("move_count_exp", |p| &mut p.move_count_exp),
     ("eval_share", |p| &mut p.eval_share),
-    ("q_defend_levels", |p| &mut p.q_defend_levels),
-    ("hist_prune", |p| &mut p.hist_prune),
-    ("lmr_tt_attack", |p| &mut p.lmr_tt_attack),
-    ("nmp_eval_div", |p| &mut p.nmp_eval_div),
 ];
 
 impl Params {
@@ -104,10 +88,6 @@ impl Params {
             move_count_base: 3,
             move_count_exp: 132,
             eval_share,
-            q_defend_levels: 0,
-            hist_prune: 0,
-            lmr_tt_attack: 0,
-            nmp_eval_div: 0,
         }
     }
 
