@@ -19,7 +19,7 @@ const MAX_LEVELS: i32 = 8;
 
 /// Whether a four on `p` continues an attack whose last stone is `q`: within the 5x5 square
 /// around it, or on one of its lines up to four cells away. ([`near_cells`] lists them; this
-/// is their definition for the tests.)
+/// is the definition the tests hold it to.)
 #[cfg(test)]
 fn near_attack(p: Pos, q: Pos) -> bool {
     let dx = p.x().abs_diff(q.x());
@@ -27,8 +27,9 @@ fn near_attack(p: Pos, q: Pos) -> bool {
     (dx <= 2 && dy <= 2) || ((dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= 4)
 }
 
-/// The cells that [`near_attack`] accepts for a stone on `q`, each once, empty or not (the
-/// board's padding keeps every offset inside the grid).
+/// The cells where a four continues an attack whose last stone is `q`: the 5x5 square
+/// around it and its lines out to four cells (`near_attack` in the tests), each once, empty
+/// or not (the board's padding keeps every offset inside the grid).
 fn near_cells(q: Pos, out: &mut Vec<Pos>) {
     out.clear();
     for dy in -2isize..=2 {
