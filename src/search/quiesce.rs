@@ -86,10 +86,9 @@ impl<E: Evaluator> Worker<'_, E> {
             Some(q) => near_cells(q, &mut moves),
             None => self.board.candidates(&mut moves),
         }
-        let grid = self.board.grid();
         let mut fours: Vec<(Threat, Pos)> = moves
             .iter()
-            .filter(|&&p| grid.at(p.index() as isize) == 0)
+            .filter(|&&p| self.board.is_empty(p))
             .filter_map(|&p| self.legal_threat(p).filter(|&t| t >= min).map(|t| (t, p)))
             .collect();
         self.move_buf = moves;
