@@ -239,9 +239,6 @@ struct Worker<'a, E: Evaluator = Classical> {
     /// Static evaluation of each node on the current line, [`NO_EVAL`] where the node was
     /// threatened: to tell whether the side to move is improving.
     evals: [Score; MAX_PLY + 2],
-    /// The root's alpha in the current root search (its window's bound, then each score
-    /// that raised it).
-    root_alpha: Score,
 }
 
 /// Moves the best of `moves[i..]` to `i`; equal scores go by cell index, so the order
@@ -329,7 +326,6 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             excluded: shared.excluded.to_vec(),
             reductions: reduction_table(params.lmr_percent),
             evals: [NO_EVAL; MAX_PLY + 2],
-            root_alpha: -crate::eval::INFINITE,
         }
     }
 }

@@ -141,9 +141,6 @@ impl<E: Evaluator> Worker<'_, E> {
         }
 
         // Steps 7 and 8. The moves.
-        if ply == 0 {
-            self.root_alpha = alpha;
-        }
         let (best, best_move) = match self.search_moves(&node, alpha, beta) {
             Ok(found) => found,
             Err(score) => return score,
@@ -282,12 +279,6 @@ impl<E: Evaluator> Worker<'_, E> {
             && n.static_eval + self.params.futility_margin * depth / ONE_PLY <= alpha;
         let plies = depth / ONE_PLY;
         let move_count = move_count_limit(&self.params, depth, n.improving);
-        let (last_opp, last_own) = self.last_two_moves();
-        let own_reach = if self.board.rule() == crate::rules::Rule::Renju {
-            5
-        } else {
-            4
-        };
         let mut i = 0;
         // moves[i..] is in picking order from here on (the same order pick_best gives)
         let mut sorted = false;
@@ -328,36 +319,17 @@ impl<E: Evaluator> Worker<'_, E> {
                 // Late quiet moves near the leaves almost never matter. (Skipping those with a
                 // bad history at depth <= 3 as well, session 21, commit 62d700e: below -500 a
                 // ply -8 [-18, +1], below -2,000 a ply +5 [-0, +10] (it rarely fires), at
-                // 40,000 nodes a move.)
+                // 40,000 nodes a move. Session 22, commit 40a24ad, the same way: moves with
+                // no class for either colour skipped below 4 plies, Rapfi's trivial-move
+                // pruning, -2 [-7, +4]; facing an open-four threat, our own delaying fours far
+                // from both last moves skipped below 4 plies and else up to 3 plies more
+                // reduced -10 [-23, +2], the reduction alone -14 [-27, -1].)
                 if quiet && !n.pv && ((plies <= 6 && i >= (3 + plies * plies) as usize) || futile) {
                     continue;
                 }
             }
-            let mut extra = 0;
-            if i > 0 && ply > 0 && best > -WIN_MIN {
-                if !n.threatened
-                    && plies < self.params.triv_depth
-                    && mv != n.tt_move
-                    && self.board.threat(me, mv) == Threat::None
-                    && self.board.threat(opp, mv) == Threat::None
-                {
-                    continue;
-                }
-                if n.defend_only && self.board.threat(opp, mv) < Threat::Block4 {
-                    let far_opp = far(mv, last_opp, 4);
-                    let far_own = far(mv, last_own, own_reach);
-                    if far_opp && far_own && plies < self.params.distract_depth {
-                        continue;
-                    }
-                    extra = self.params.distract_r * i32::from(far_opp)
-                        + self.params.distract_r / 2 * i32::from(far_own);
-                }
-            }
-            if ply % 2 == 1 && best >= -self.root_alpha {
-                extra += self.params.no_alpha_r;
-            }
             let new_depth = depth - ONE_PLY + extension * ONE_PLY;
-            let score = self.search_move(n, mv, i, new_depth, alpha, beta, extra);
+            let score = self.search_move(n, mv, i, new_depth, alpha, beta);
             if self.aborted {
                 return Err(0);
             }
@@ -370,9 +342,6 @@ impl<E: Evaluator> Worker<'_, E> {
                 best_move = mv;
                 if score > alpha {
                     alpha = score;
-                    if ply == 0 {
-                        self.root_alpha = alpha;
-                    }
                     if n.pv {
                         self.update_pv(ply, mv);
                     }
@@ -397,7 +366,6 @@ impl<E: Evaluator> Worker<'_, E> {
 
     /// One move of the loop: the first with the full window, later ones with a null window
     /// and a reduction first, searched again in full when they beat alpha.
-    #[allow(clippy::too_many_arguments)]
     fn search_move(
         &mut self,
         n: &Node,
@@ -406,7 +374,6 @@ impl<E: Evaluator> Worker<'_, E> {
         new_depth: Depth,
         alpha: Score,
         beta: Score,
-        extra: Depth,
     ) -> Score {
         let ply = n.ply;
         self.tt.prefetch(self.board.hash_after(mv));
@@ -436,7 +403,6 @@ impl<E: Evaluator> Worker<'_, E> {
                 r -= self.history[mv.index()][self.board.side().opponent().index()]
                     / self.params.lmr_history_div
                     * ONE_PLY;
-                r += extra;
                 r = r.clamp(0, new_depth.max(0));
             }
             let mut score = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1, false, true);
@@ -450,14 +416,6 @@ impl<E: Evaluator> Worker<'_, E> {
         };
         self.board.undo();
         score
-    }
-
-    /// The opponent's last move and our own before it (`Pos::NONE` where there is none, or
-    /// a pass).
-    fn last_two_moves(&self) -> (Pos, Pos) {
-        let h = self.board.history();
-        let at = |k: usize| h.len().checked_sub(k).map_or(Pos::NONE, |j| h[j].0);
-        (at(1), at(2))
     }
 
     /// A cut-off: killers for a quiet move, a history bonus for it and maluses for the
@@ -477,10 +435,4 @@ impl<E: Evaluator> Worker<'_, E> {
             history_update(&mut self.history[q.index()][me.index()], -bonus);
         }
     }
-}
-
-/// Whether `p` is more than `reach` cells (in the larger of the two coordinates) from `q`;
-/// never when `q` is `Pos::NONE`.
-fn far(p: Pos, q: Pos, reach: usize) -> bool {
-    !q.is_none() && p.x().abs_diff(q.x()).max(p.y().abs_diff(q.y())) > reach
 }

@@ -45,26 +45,13 @@ pub struct Params {
     /// +9], renju's deep-label network (not shipped) at 80 % -4 [-24, +15] (500 games at 100
     /// ms unless said). Caro was not measured.
     pub eval_share: Score,
-    /// Trivial moves (no class for either colour) skipped below this depth, in plies (0:
-    /// never). Rapfi's trivial-move pruning.
-    pub triv_depth: i32,
-    /// Facing an open-four threat, a move that blocks no four of the opponent's (a four of
-    /// our own, a delay) far from both last moves is skipped below this depth, in plies (0:
-    /// never), and otherwise reduced by `distract_r` sixteenths of a ply for being far from
-    /// the opponent's last move, half that for being far from our own.
-    pub distract_depth: i32,
-    pub distract_r: Depth,
-    /// Late moves at odd plies (the opponent's, seen from the root) this much more reduced,
-    /// in sixteenths of a ply, once the node's best already keeps its root move from raising
-    /// the root's alpha. Rapfi's no-alpha-improving reduction.
-    pub no_alpha_r: Depth,
 }
 
 /// A tunable value: its name, and where it sits in [`Params`].
 type Field = (&'static str, fn(&mut Params) -> &mut i32);
 
 /// Every tunable value, by name.
-const FIELDS: [Field; 15] = [
+const FIELDS: [Field; 11] = [
     ("rfp_margin", |p| &mut p.rfp_margin),
     ("razor_margin", |p| &mut p.razor_margin),
     ("futility_margin", |p| &mut p.futility_margin),
@@ -76,10 +63,6 @@ const FIELDS: [Field; 15] = [
     ("move_count_base", |p| &mut p.move_count_base),
     ("move_count_exp", |p| &mut p.move_count_exp),
     ("eval_share", |p| &mut p.eval_share),
-    ("triv_depth", |p| &mut p.triv_depth),
-    ("distract_depth", |p| &mut p.distract_depth),
-    ("distract_r", |p| &mut p.distract_r),
-    ("no_alpha_r", |p| &mut p.no_alpha_r),
 ];
 
 impl Params {
@@ -105,10 +88,6 @@ impl Params {
             move_count_base: 3,
             move_count_exp: 132,
             eval_share,
-            triv_depth: 0,
-            distract_depth: 0,
-            distract_r: 0,
-            no_alpha_r: 0,
         }
     }
 
