@@ -64,8 +64,6 @@ fn history_update(h: &mut i32, bonus: i32) {
 const RAZOR_MAX_DEPTH: Depth = 2 * ONE_PLY;
 /// Internal iterative reduction applies from this depth on.
 const IIR_MIN_DEPTH: Depth = 4 * ONE_PLY;
-/// The null move is tried from this depth on.
-const NULL_MOVE_MIN_DEPTH: Depth = 3 * ONE_PLY;
 /// The eval stack's mark for a node without a usable static value.
 const NO_EVAL: Score = Score::MIN;
 /// What stops a search, besides the stop flag.

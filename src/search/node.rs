@@ -5,8 +5,8 @@
 use super::tt::Bound;
 use super::{
     by_pick_order, history_bonus, history_update, move_count_limit, pick_best, Depth, Focus,
-    Scored, Worker, IIR_MIN_DEPTH, MAX_MALUS_MOVES, MAX_PLY, NO_EVAL, NULL_MOVE_MIN_DEPTH, ONE_PLY,
-    PICK_BEFORE_SORT, RAZOR_MAX_DEPTH,
+    Scored, Worker, IIR_MIN_DEPTH, MAX_MALUS_MOVES, MAX_PLY, NO_EVAL, ONE_PLY, PICK_BEFORE_SORT,
+    RAZOR_MAX_DEPTH,
 };
 use crate::board::Pos;
 use crate::eval::{is_mate_score, mate_in, mated_in, Evaluator, Score, INFINITE, WIN_MIN};
@@ -196,8 +196,8 @@ impl<E: Evaluator> Worker<'_, E> {
             }
         }
         // 6c. Null move: a pass, when the opponent cannot even make a four, and a reduced
-        // search still fails high.
-        if n.depth >= NULL_MOVE_MIN_DEPTH && n.static_eval >= beta {
+        // search still fails high; from a depth per rule (`Params::null_min_depth`).
+        if n.depth >= self.params.null_min_depth * ONE_PLY && n.static_eval >= beta {
             return self.null_move(n.depth, beta, n.ply, !n.cut);
         }
         None
