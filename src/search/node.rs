@@ -196,7 +196,7 @@ impl<E: Evaluator> Worker<'_, E> {
             }
         }
         // 6c. Null move: a pass, when the opponent cannot even make a four, and a reduced
-        // search still fails high; from a depth per rule (`Params::null_min_depth`).
+        // search still fails high; from `Params::null_min_depth` plies on.
         if n.depth >= self.params.null_min_depth * ONE_PLY && n.static_eval >= beta {
             return self.null_move(n.depth, beta, n.ply, !n.cut);
         }
