@@ -48,7 +48,8 @@ pub struct Params {
     /// The null move is tried from this depth on, in plies. Freestyle from 6 against 3, at
     /// 40,000 nodes a move: +23.6 [+11.5, +35.8] (656 pairs), from 10 (where Rapfi keeps its
     /// own) +9.4 [-2.1, +21.0] (664 pairs); but from 6 at 200 ms a move +9 [-11, +28] and -21
-    /// [-41, -1] (400 games each, session 22), so 3 stays.
+    /// [-41, -1] (400 games each, session 22), and -23 [-54, +8] on the level openings
+    /// (`freestyle-15-v2.txt`, session 23), so 3 stays.
     pub null_min_depth: i32,
 }
 
