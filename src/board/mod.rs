@@ -208,7 +208,11 @@ impl<A: Accumulator> Board<A> {
         self.width() * self.height()
     }
     pub fn is_full(&self) -> bool {
-        self.stones + self.walls.len() == self.cell_count()
+        self.empty_count() == 0
+    }
+    /// Cells with neither a stone nor a wall.
+    pub fn empty_count(&self) -> usize {
+        self.cell_count() - self.stones - self.walls.len()
     }
     /// Moves played, passes included, oldest first; a pass is `Pos::NONE`.
     pub fn history(&self) -> &[(Pos, Color)] {

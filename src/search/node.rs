@@ -5,8 +5,8 @@
 use super::tt::Bound;
 use super::{
     by_pick_order, history_bonus, history_update, move_count_limit, pick_best, Depth, Focus,
-    Scored, Worker, IIR_MIN_DEPTH, MAX_MALUS_MOVES, MAX_PLY, NO_EVAL, ONE_PLY, PICK_BEFORE_SORT,
-    RAZOR_MAX_DEPTH,
+    Scored, Worker, EXACT_MAX_EMPTY, IIR_MIN_DEPTH, MAX_MALUS_MOVES, MAX_PLY, NO_EVAL, ONE_PLY,
+    PICK_BEFORE_SORT, RAZOR_MAX_DEPTH,
 };
 use crate::board::Pos;
 use crate::eval::{is_mate_score, mate_in, mated_in, Evaluator, Score, INFINITE, WIN_MIN};
@@ -27,6 +27,8 @@ struct Node {
     defend_only: bool,
     /// Forced or defending: no pruning on the static value.
     threatened: bool,
+    /// Few cells left ([`EXACT_MAX_EMPTY`]): every move at full depth.
+    exact: bool,
     improving: bool,
     static_eval: Score,
     tt_move: Pos,
@@ -117,7 +119,8 @@ impl<E: Evaluator> Worker<'_, E> {
             && (self.evals[ply - 2] == NO_EVAL || self.evals[ply] > self.evals[ply - 2]);
         // Internal iterative reduction: a node the table knows nothing of is searched a
         // ply shallower; its ordering is poor, and the next iteration comes back with a move.
-        let depth = if tt_move.is_none() && depth >= IIR_MIN_DEPTH && !threatened {
+        let exact = self.board.empty_count() <= EXACT_MAX_EMPTY;
+        let depth = if tt_move.is_none() && depth >= IIR_MIN_DEPTH && !threatened && !exact {
             depth - ONE_PLY
         } else {
             depth
@@ -130,6 +133,7 @@ impl<E: Evaluator> Worker<'_, E> {
             forced,
             defend_only,
             threatened,
+            exact,
             improving,
             static_eval,
             tt_move,
@@ -162,7 +166,7 @@ impl<E: Evaluator> Worker<'_, E> {
     /// Step 6: a value for the node without searching its moves, when its static value is
     /// far enough from the window.
     fn prune_before_moves(&mut self, n: &Node, alpha: Score, beta: Score) -> Option<Score> {
-        if n.pv || n.threatened {
+        if n.pv || n.threatened || n.exact {
             return None;
         }
         let opp = self.board.side().opponent();
@@ -307,7 +311,7 @@ impl<E: Evaluator> Worker<'_, E> {
             let quiet = self.board.threat(me, mv) < Threat::Flex3
                 && self.board.threat(opp, mv) < Threat::Flex3
                 && mv != n.tt_move;
-            if i > 0 && !n.threatened && best > -WIN_MIN {
+            if i > 0 && !n.threatened && !n.exact && best > -WIN_MIN {
                 // Move-count pruning: once a move that does not lose is in hand, moves this
                 // late in the order are skipped unless they make a four; fewer when not
                 // improving (+31, -4..+67, at 100 ms a move). Open threes pruned too: making
@@ -351,7 +355,11 @@ impl<E: Evaluator> Worker<'_, E> {
                     }
                     // Alpha raised: the moves still to come must beat a real score, so
                     // they get a ply less.
-                    if depth > 2 * ONE_PLY && depth < 12 * ONE_PLY && !is_mate_score(score) {
+                    if depth > 2 * ONE_PLY
+                        && depth < 12 * ONE_PLY
+                        && !is_mate_score(score)
+                        && !n.exact
+                    {
                         depth -= ONE_PLY;
                     }
                 }
@@ -382,7 +390,7 @@ impl<E: Evaluator> Worker<'_, E> {
             -self.search(new_depth, -beta, -alpha, ply + 1, n.pv, !n.pv && !n.cut)
         } else {
             let mut r = 0;
-            if n.depth >= 2 * ONE_PLY {
+            if n.depth >= 2 * ONE_PLY && !n.exact {
                 r = self.reductions[((n.depth / ONE_PLY) as usize).min(63)][i.min(63)];
                 if n.pv {
                     r -= self.params.lmr_pv;

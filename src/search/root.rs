@@ -239,7 +239,7 @@ impl<E: Evaluator> Worker<'_, E> {
                     break;
                 }
             }
-            if self.board.stone_count() + depth as usize >= self.board.cell_count() + 2 {
+            if depth as usize >= self.board.empty_count() + 2 {
                 break;
             }
             // a depth limit may come late (a ponder search's, when the guess was right)
@@ -303,7 +303,7 @@ impl<E: Evaluator> Worker<'_, E> {
             self.sync_time();
             if self.limits.soft_ms.is_some_and(|s| self.elapsed_ms() >= s)
                 || self.limits.depth.is_some_and(|d| depth >= d)
-                || self.board.stone_count() + depth as usize >= self.board.cell_count() + 2
+                || depth as usize >= self.board.empty_count() + 2
             {
                 break;
             }
@@ -338,7 +338,7 @@ impl<E: Evaluator> Worker<'_, E> {
             }
             swing = (score - prev_score).abs();
             prev_score = score;
-            if self.board.stone_count() + depth as usize >= self.board.cell_count() + 2 {
+            if depth as usize >= self.board.empty_count() + 2 {
                 break;
             }
         }

@@ -360,3 +360,34 @@ fn picking_and_sorting_give_the_same_order() {
     assert_eq!(cells(&mixed), cells(&sorted));
     assert!(sorted.windows(2).all(|w| w[0].score >= w[1].score));
 }
+
+/// Renju, 15 cells left, black to move: white (Rapfi) fills the cells black may play until
+/// black has only the overline points of row 8 and column 1 left, a forced foul. The pruned
+/// search saw a full-board draw here (+40) and played into it; with so few cells left
+/// every move is searched to the end.
+#[test]
+fn sees_the_forced_foul_near_a_full_board() {
+    let b = Board::from_diagram(
+        "
+        . o x o o o x o o o o x x o x
+        x x x o x x . o x x x . o o x
+        x o o x o . x o . x o x x o o
+        o . x x x o o o o x o o . x o
+        x x o o o o x x x x o x o o o
+        o o x x o x o o x o o o x x x
+        o x x x x o x o x x x o x o x
+        x x o o o o x o x x o x o o o
+        x . x x o . o x o x o x x x x
+        o x x o x x o x o o o x x x .
+        o x o o o o x x o x x o o . o
+        x x o o x x o x x o o x o o o
+        o o x x o o x o x x x o x x x
+        x o x x x x o o x o x o o . o
+        o o o . x x . o x o x o . x o",
+        Rule::Renju,
+    );
+    assert_eq!(b.side(), Color::Black);
+    assert_eq!(b.empty_count(), 15);
+    let r = best(&b, 17);
+    assert!(r.score <= -WIN_MIN, "{r:?}");
+}
