@@ -121,7 +121,12 @@ impl<E: Evaluator> Worker<'_, E> {
         // ply shallower; its ordering is poor, and the next iteration comes back with a move.
         let exact = self.board.empty_count() <= EXACT_MAX_EMPTY;
         let depth = if tt_move.is_none() && depth >= IIR_MIN_DEPTH && !threatened && !exact {
-            depth - ONE_PLY
+            depth
+                - if pv_node {
+                    self.params.iir_pv
+                } else {
+                    self.params.iir_nonpv
+                }
         } else {
             depth
         };
@@ -411,7 +416,7 @@ impl<E: Evaluator> Worker<'_, E> {
                 r -= self.history[mv.index()][self.board.side().opponent().index()]
                     / self.params.lmr_history_div
                     * ONE_PLY;
-                r = r.clamp(0, new_depth.max(0));
+                r = r.clamp(-self.params.lmr_deeper, new_depth.max(0));
             }
             let mut score = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1, false, true);
             if score > alpha && r > 0 {

@@ -51,13 +51,24 @@ pub struct Params {
     /// [-41, -1] (400 games each, session 22), and -23 [-54, +8] on the level openings
     /// (`freestyle-15-v2.txt`, session 23), so 3 stays.
     pub null_min_depth: i32,
+    /// Internal iterative reduction, in sixteenths of a ply: taken off a node from 4 plies
+    /// on that the table knows nothing of, at PV nodes and (`iir_nonpv`) elsewhere. At PV
+    /// nodes, freestyle, 40,000 nodes a move on the level openings (about 440 pairs each,
+    /// session 24): 5 (Rapfi's 0.32 ply) -20 [-41, +1], with 11 elsewhere -19 [-40, +2];
+    /// 32 +13 [-9, +34]; 48 -1 [-21, +19]; 32 with 32 elsewhere -4 [-26, +18]. A plateau.
+    pub iir_pv: Depth,
+    pub iir_nonpv: Depth,
+    /// How far below zero a late move's reduction may go (sixteenths of a ply): a move with
+    /// a good history searched deeper than the others. 0: never deeper. (A ply, as Rapfi
+    /// allows: +3 [-18, +24], 452 pairs at 40,000 nodes a move, session 24.)
+    pub lmr_deeper: Depth,
 }
 
 /// A tunable value: its name, and where it sits in [`Params`].
 type Field = (&'static str, fn(&mut Params) -> &mut i32);
 
 /// Every tunable value, by name.
-const FIELDS: [Field; 12] = [
+const FIELDS: [Field; 15] = [
     ("rfp_margin", |p| &mut p.rfp_margin),
     ("razor_margin", |p| &mut p.razor_margin),
     ("futility_margin", |p| &mut p.futility_margin),
@@ -70,6 +81,9 @@ const FIELDS: [Field; 12] = [
     ("move_count_exp", |p| &mut p.move_count_exp),
     ("eval_share", |p| &mut p.eval_share),
     ("null_min_depth", |p| &mut p.null_min_depth),
+    ("iir_pv", |p| &mut p.iir_pv),
+    ("iir_nonpv", |p| &mut p.iir_nonpv),
+    ("lmr_deeper", |p| &mut p.lmr_deeper),
 ];
 
 impl Params {
@@ -96,6 +110,9 @@ impl Params {
             move_count_exp: 132,
             eval_share,
             null_min_depth: 3,
+            iir_pv: ONE_PLY,
+            iir_nonpv: ONE_PLY,
+            lmr_deeper: 0,
         }
     }
 
