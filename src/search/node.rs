@@ -117,8 +117,9 @@ impl<E: Evaluator> Worker<'_, E> {
         let improving = ply >= 2
             && self.evals[ply] != NO_EVAL
             && (self.evals[ply - 2] == NO_EVAL || self.evals[ply] > self.evals[ply - 2]);
-        // Internal iterative reduction: a node the table knows nothing of is searched a
-        // ply shallower; its ordering is poor, and the next iteration comes back with a move.
+        // Internal iterative reduction: a node the table knows nothing of is searched
+        // shallower (`Params::iir_pv`, `iir_nonpv`: a ply each); its ordering is poor, and
+        // the next iteration comes back with a move. Not near a full board, which is exact.
         let exact = self.board.empty_count() <= EXACT_MAX_EMPTY;
         let depth = if tt_move.is_none() && depth >= IIR_MIN_DEPTH && !threatened && !exact {
             depth
