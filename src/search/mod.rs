@@ -66,8 +66,8 @@ const RAZOR_MAX_DEPTH: Depth = 2 * ONE_PLY;
 /// pruning, no reductions, so the search ends on full boards and sees the draw, or in renju
 /// black left with only forbidden cells. The pruned search missed the white replies that
 /// force such a foul and scored it +40. Solving 15 cells costs about 360,000 nodes (130 ms
-/// here); 16 takes 1.7 million. (The three renju games lost so against Rapfi were already
-/// lost at 19 cells: black's overline points outlast the cells it may play.)
+/// here); 16 takes 1.7 million. (The four renju games lost so against Rapfi were already
+/// lost at 17 to 19 cells: black's overline points outlast the cells it may play.)
 const EXACT_MAX_EMPTY: usize = 15;
 /// Internal iterative reduction applies from this depth on.
 const IIR_MIN_DEPTH: Depth = 4 * ONE_PLY;

@@ -7,6 +7,12 @@ use crate::eval::{self, is_mate_score, mate_in, mated_in, Evaluator, Score, INFI
 use crate::pattern::Threat;
 
 impl<E: Evaluator> Worker<'_, E> {
+    /// Whether an iteration of `depth` already reached the full board on every line (the
+    /// exact end searches every move), so deeper ones can find nothing new.
+    fn depth_covers_board(&self, depth: i32) -> bool {
+        depth as usize >= self.board.empty_count() + 2
+    }
+
     /// A root search in a narrow window around the last score, widened on failure.
     fn aspiration(&mut self, depth: i32, prev: Score, swing: Score) -> Score {
         if depth < 5 || is_mate_score(prev) {
@@ -239,7 +245,7 @@ impl<E: Evaluator> Worker<'_, E> {
                     break;
                 }
             }
-            if depth as usize >= self.board.empty_count() + 2 {
+            if self.depth_covers_board(depth) {
                 break;
             }
             // a depth limit may come late (a ponder search's, when the guess was right)
@@ -303,7 +309,7 @@ impl<E: Evaluator> Worker<'_, E> {
             self.sync_time();
             if self.limits.soft_ms.is_some_and(|s| self.elapsed_ms() >= s)
                 || self.limits.depth.is_some_and(|d| depth >= d)
-                || depth as usize >= self.board.empty_count() + 2
+                || self.depth_covers_board(depth)
             {
                 break;
             }
@@ -338,7 +344,7 @@ impl<E: Evaluator> Worker<'_, E> {
             }
             swing = (score - prev_score).abs();
             prev_score = score;
-            if depth as usize >= self.board.empty_count() + 2 {
+            if self.depth_covers_board(depth) {
                 break;
             }
         }

@@ -362,7 +362,7 @@ fn picking_and_sorting_give_the_same_order() {
 }
 
 /// Renju, 15 cells left, black to move: white (Rapfi) fills the cells black may play until
-/// black has only the overline points of row 8 and column 1 left, a forced foul. The pruned
+/// black has only overline points left, a forced foul (game 73 of session 23). The pruned
 /// search saw a full-board draw here (+40) and played into it; with so few cells left
 /// every move is searched to the end.
 #[test]
