@@ -45,6 +45,7 @@ impl CellInfo {
 struct State<S> {
     log_len: usize,
     counts: [[u16; THREAT_COUNT]; 2],
+    fouls: u16,
     /// The accumulator's sums.
     acc: S,
     bbox: [u8; 4],
@@ -111,6 +112,8 @@ pub struct Board<A: Accumulator = Shipped> {
     info: Vec<CellInfo>,
     near: Vec<u8>,
     counts: [[u16; THREAT_COUNT]; 2],
+    /// Empty cells whose raw black class is forbidden (see [`Board::lasting_fouls`]).
+    fouls: u16,
     acc: A,
     hash: u64,
     side: Color,
@@ -167,6 +170,7 @@ impl<A: Accumulator> Board<A> {
             info: vec![CellInfo::default(); GRID_CELLS],
             near: vec![0; GRID_CELLS],
             counts: [[0; THREAT_COUNT]; 2],
+            fouls: 0,
             acc,
             hash: 0,
             side: Color::Black,
@@ -286,6 +290,13 @@ impl<A: Accumulator> Board<A> {
             return self.foul(p).is_some();
         }
         raw == Threat::Forbid as u8
+    }
+
+    /// How many empty cells are forbidden to black for as long as white leaves them:
+    /// overlines and double fours, not the double-three candidates (a block undoes those).
+    /// 0 but under renju.
+    pub fn lasting_fouls(&self) -> usize {
+        self.fouls as usize
     }
 
     /// The exact renju verdict for black on the empty cell `p` (slow: recursive).
@@ -446,6 +457,7 @@ impl<A: Accumulator> Board<A> {
         self.states.push(State {
             log_len: self.log.len(),
             counts: self.counts,
+            fouls: self.fouls,
             acc: self.acc.save(),
             bbox: self.bbox,
             hash: self.hash,
@@ -493,6 +505,7 @@ impl<A: Accumulator> Board<A> {
             self.info[q as usize] = info;
         }
         self.counts = st.counts;
+        self.fouls = st.fouls;
         self.acc.restore(st.acc);
         self.bbox = st.bbox;
         // the mover of the undone stone is to move again; the saved hash may encode the other
@@ -510,6 +523,7 @@ impl<A: Accumulator> Board<A> {
         for s in 0..2 {
             self.counts[s][info.threat[s] as usize] -= 1;
         }
+        self.fouls -= u16::from(info.raw_black == Threat::Forbid as u8);
         self.acc.cell_removed(q, info);
     }
 
@@ -518,6 +532,7 @@ impl<A: Accumulator> Board<A> {
         for s in 0..2 {
             self.counts[s][info.threat[s] as usize] += 1;
         }
+        self.fouls += u16::from(info.raw_black == Threat::Forbid as u8);
         self.acc.cell_added(q, info);
     }
 
@@ -554,6 +569,9 @@ impl<A: Accumulator> Board<A> {
         let (mut threat, mut raw_black, mut code) = (old.threat, old.raw_black, old.code);
         if new[0] != was[0] {
             (threat[0], raw_black, code[0]) = self.classify_black(pat[0]);
+            let forbid = Threat::Forbid as u8;
+            self.fouls =
+                self.fouls + u16::from(raw_black == forbid) - u16::from(old.raw_black == forbid);
         }
         if new[1] != was[1] {
             (threat[1], code[1]) = self.classify_white(pat[1]);
@@ -628,6 +646,7 @@ impl<A: Accumulator> Board<A> {
     /// Rebuilds keys, patterns, classes and counts from the stones alone.
     fn recompute_all(&mut self) {
         self.counts = [[0; THREAT_COUNT]; 2];
+        self.fouls = 0;
         self.acc.clear();
         for q in 0..GRID_CELLS {
             for (d, &off) in DIR_OFFSETS.iter().enumerate() {
@@ -696,6 +715,16 @@ impl<A: Accumulator> Board<A> {
             return Err(format!(
                 "counts differ: {:?} vs {:?}",
                 self.counts, fresh.counts
+            ));
+        }
+        let scanned = self
+            .empty_cells()
+            .filter(|&p| self.info[p.index()].raw_black == Threat::Forbid as u8)
+            .count();
+        if (self.fouls, fresh.fouls) != (scanned as u16, scanned as u16) {
+            return Err(format!(
+                "lasting fouls: incremental {}, fresh {}, {scanned} on the board",
+                self.fouls, fresh.fouls
             ));
         }
         let mut near = vec![0u8; GRID_CELLS];

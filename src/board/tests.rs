@@ -42,6 +42,8 @@ fn incremental_matches_scratch_on_random_games() {
         (seed % n as u64) as usize
     };
     let mut checks = 0;
+    // states with an overline or double-four cell for renju black, so that count is tested
+    let mut foul_states = 0;
     for rule in Rule::ALL {
         for (w, h) in [(15, 15), (20, 20), (5, 5), (9, 13)] {
             let mut b = Board::new(w, h, rule);
@@ -61,10 +63,12 @@ fn incremental_matches_scratch_on_random_games() {
                 b.check_consistency()
                     .unwrap_or_else(|e| panic!("{rule:?} {w}x{h} after {:?}: {e}", b.history()));
                 checks += 1;
+                foul_states += usize::from(b.lasting_fouls() > 0);
             }
         }
     }
     assert!(checks > 5000);
+    assert!(foul_states > 100, "{foul_states}");
 }
 
 #[test]

@@ -18,6 +18,7 @@
 use crate::board::{Accumulator, Board, Classical, Color, Pos};
 use crate::cells::BUCKETS;
 use crate::pattern::{Pattern, Threat, PATTERN_COUNT, THREAT_COUNT};
+use crate::rules::Rule;
 
 pub mod net;
 
@@ -178,6 +179,44 @@ pub fn move_score<A: Accumulator>(board: &Board<A>, p: Pos, my_threat: Threat) -
     s
 }
 
+/// Renju: from this many empty cells on, [`renju_fill`] weighs black's forbidden cells.
+pub const FILL_HORIZON: usize = 60;
+/// Renju: what [`renju_fill`] gives a lost fill with one empty cell left.
+pub const FILL_LOSS: Score = 1500;
+
+/// Renju near a full board, for the side to move: black cannot fill the board when it
+/// has too many lasting forbidden cells (overlines for good, double fours unless white
+/// breaks them, which it need not; double threes are left out, as white's ordinary blocks
+/// undo them). White need never fill one and each black move takes an allowed cell, so if
+/// black is to make the last move of a full board, one such cell leaves it without a move
+/// (a foul, not a draw), and two always do. The plain evaluation sees a quiet,
+/// drawn-looking board there while the game is white's: session 23's four full-board
+/// fouls were lost this way long before the exact end could see it. Worth more the fewer
+/// cells remain; 0 on other rules, with room to spare, or when black can still fill.
+pub fn renju_fill<A: Accumulator>(board: &Board<A>) -> Score {
+    if board.rule() != Rule::Renju {
+        return 0;
+    }
+    let empty = board.empty_count();
+    if empty == 0 || empty > FILL_HORIZON {
+        return 0;
+    }
+    let forbidden = board.lasting_fouls();
+    // black makes the last move when the moves left end on black's
+    let black_to_move = board.side() == Color::Black;
+    let black_last = black_to_move == (empty % 2 == 1);
+    let slack = usize::from(!black_last);
+    if forbidden <= slack {
+        return 0;
+    }
+    let v = FILL_LOSS * (FILL_HORIZON + 1 - empty) as Score / FILL_HORIZON as Score;
+    if black_to_move {
+        -v
+    } else {
+        v
+    }
+}
+
 /// Mate-distance helpers.
 pub fn mate_in(ply: usize) -> Score {
     WIN - ply as Score
@@ -203,7 +242,6 @@ pub fn score_text(s: Score) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Rule;
 
     #[test]
     fn open_three_is_good_for_its_owner() {
@@ -270,5 +308,52 @@ mod tests {
         assert_eq!(score_text(mate_in(5)), "+M5");
         assert_eq!(score_text(mated_in(4)), "-M4");
         assert_eq!(score_text(12), "12");
+    }
+
+    /// Renju, 7×7, black to move with seven cells left, one of them an overline point:
+    /// black must make the last move and white never fills that cell.
+    const ONE_OVERLINE: &str = "
+        x x x . x x o
+        o x o o x x .
+        o x . x x o x
+        o . x o o . x
+        x o o x . o o
+        o o . x o o o
+        x x x o o x o";
+
+    #[test]
+    fn renju_fill_sees_black_short_of_cells() {
+        let mut b = Board::from_diagram(ONE_OVERLINE, Rule::Renju);
+        assert_eq!((b.side(), b.empty_count()), (Color::Black, 7));
+        assert!(b.is_forbidden(Pos::new(3, 0)));
+        let lost = renju_fill(&b);
+        assert!(lost < 0, "{lost}");
+        // white to move with six left: still black's last move, so white's gain, and more
+        // of it with fewer cells to go
+        b.make(Pos::new(6, 1));
+        assert!(renju_fill(&b) > -lost, "{}", renju_fill(&b));
+        // the same cells under a rule without fouls, or with the overline point filled
+        assert_eq!(
+            renju_fill(&Board::from_diagram(ONE_OVERLINE, Rule::Freestyle)),
+            0
+        );
+        b.make(Pos::new(3, 0));
+        assert_eq!(renju_fill(&b), 0);
+        // 8×7, six cells left: white makes the last move, so one overline point leaves
+        // black enough cells
+        let b = Board::from_diagram(
+            "
+            x x x . x x o o
+            o o o x o x x x
+            x o . o x o x .
+            x o o x x o x o
+            o x o o o x o o
+            . x x . x o o o
+            x x o o x x o .",
+            Rule::Renju,
+        );
+        assert_eq!((b.side(), b.empty_count()), (Color::Black, 6));
+        assert!(b.is_forbidden(Pos::new(3, 0)));
+        assert_eq!(renju_fill(&b), 0);
     }
 }

@@ -453,10 +453,12 @@ impl<E: Evaluator> Worker<'_, E> {
     }
 
     /// The static value of the position for the search: the evaluation at the rule's
-    /// [`Params::eval_share`].
+    /// [`Params::eval_share`], and in renju near a full board black's lack of cells
+    /// ([`eval::renju_fill`]).
     #[inline]
     fn static_value(&self) -> Score {
-        eval::evaluate(&self.board) * self.params.eval_share / 100
+        let v = eval::evaluate(&self.board) * self.params.eval_share / 100;
+        (v + eval::renju_fill(&self.board)).clamp(-eval::WIN_MIN + 1, eval::WIN_MIN - 1)
     }
 
     /// Whether `p` answers the threat a node focuses on (or is one of our fours).

@@ -391,3 +391,33 @@ fn sees_the_forced_foul_near_a_full_board() {
     let r = best(&b, 17);
     assert!(r.score <= -WIN_MIN, "{r:?}");
 }
+
+/// Session 23's game 73 four moves before the 15-cell diagram above: 19 cells left, black
+/// to move, one overline point (top left corner) that white need never fill. Lost for
+/// black, too far from the end for the exact search at 200 ms; the search scored it about
+/// −40 (a quiet board) before [`eval::renju_fill`].
+#[test]
+fn sees_black_short_of_cells_before_the_exact_end() {
+    let b = Board::from_diagram(
+        "
+        . o x o o o x o o o o x . o x
+        x x . o x x . o x x x . o o x
+        x o o x o . x o . x o x x . o
+        o . x x x o o o o x o o . x o
+        x x o o o o x x x x o x o o o
+        o o x x o x o o x o o o x x x
+        o x x x x o x o x x x o x o x
+        x x o o o o x o x x o x o o o
+        x . x x o . o x o x o x x x x
+        o x x o x x o x o o o x x x .
+        o x o o o o x x o x x o o . o
+        x x o o x x o x x o o x o o o
+        o o x x o o x o x x x o x x x
+        x o x x x x o o x o x o o . o
+        o . o . x x . o x o x o . x o",
+        Rule::Renju,
+    );
+    assert_eq!((b.side(), b.empty_count()), (Color::Black, 19));
+    let r = best(&b, 8);
+    assert!(r.score <= -500, "{r:?}");
+}
