@@ -183,8 +183,10 @@ pub fn move_score<A: Accumulator>(board: &Board<A>, p: Pos, my_threat: Threat) -
 /// (Of 480 renju games against Rapfi at 200 ms a move, sessions 23-25, all 10 that reached
 /// 100 empty cells filled the board, and half of the 20 that reached 120.)
 pub const FILL_HORIZON: usize = 100;
-/// Renju: what [`renju_fill`] gives a lost fill with one empty cell left.
+/// Renju: what [`renju_fill`] gives a lost fill with one empty cell left...
 pub const FILL_LOSS: Score = 1500;
+/// ... in per cent by how many lasting fouls black has beyond what it can spare.
+const FILL_SHARE: [Score; 4] = [0, 60, 85, 100];
 
 /// Renju near a full board, for the side to move: black cannot fill the board when it
 /// has too many lasting forbidden cells (overlines for good, double fours unless white
@@ -203,15 +205,19 @@ pub fn renju_fill<A: Accumulator>(board: &Board<A>) -> Score {
     if empty == 0 || empty > FILL_HORIZON {
         return 0;
     }
-    let forbidden = board.lasting_fouls();
     // black makes the last move when the moves left end on black's
     let black_to_move = board.side() == Color::Black;
     let black_last = black_to_move == (empty % 2 == 1);
-    let slack = usize::from(!black_last);
-    if forbidden <= slack {
+    let excess = board
+        .lasting_fouls()
+        .saturating_sub(usize::from(!black_last));
+    if excess == 0 {
         return 0;
     }
-    let v = FILL_LOSS * (FILL_HORIZON + 1 - empty) as Score / FILL_HORIZON as Score;
+    // white may yet fill or break one (for a threat of its own, or blocking a line of a
+    // double four), so each one more makes the loss surer
+    let share = FILL_SHARE[excess.min(FILL_SHARE.len() - 1)];
+    let v = FILL_LOSS * share / 100 * (FILL_HORIZON + 1 - empty) as Score / FILL_HORIZON as Score;
     if black_to_move {
         -v
     } else {
@@ -330,6 +336,20 @@ mod tests {
         assert!(b.is_forbidden(Pos::new(3, 0)));
         let lost = renju_fill(&b);
         assert!(lost < 0, "{lost}");
+        // two overline points (top and bottom rows), the same count of cells: surer
+        let two = Board::from_diagram(
+            "
+            x x x . x x o
+            o o . . x x o
+            o o . x o x x
+            o x o o o x .
+            x o x o . o x
+            o o o o x o o
+            o x x . x x x",
+            Rule::Renju,
+        );
+        assert_eq!((two.side(), two.empty_count()), (Color::Black, 7));
+        assert!(renju_fill(&two) < lost, "{} {lost}", renju_fill(&two));
         // white to move with six left: still black's last move, so white's gain, and more
         // of it with fewer cells to go
         b.make(Pos::new(6, 1));
