@@ -361,62 +361,46 @@ fn picking_and_sorting_give_the_same_order() {
     assert!(sorted.windows(2).all(|w| w[0].score >= w[1].score));
 }
 
-/// Renju, 15 cells left, black to move: white (Rapfi) fills the cells black may play until
-/// black has only overline points left, a forced foul (game 73 of session 23). The pruned
-/// search saw a full-board draw here (+40) and played into it; with so few cells left
-/// every move is searched to the end.
+/// Session 23's game 73 (renju, Rensa black against Rapfi) with 19 cells left, black to
+/// move: one overline point (top left corner) that white need never fill.
+const GAME_73_AT_19: &str = "
+    . o x o o o x o o o o x . o x
+    x x . o x x . o x x x . o o x
+    x o o x o . x o . x o x x . o
+    o . x x x o o o o x o o . x o
+    x x o o o o x x x x o x o o o
+    o o x x o x o o x o o o x x x
+    o x x x x o x o x x x o x o x
+    x x o o o o x o x x o x o o o
+    x . x x o . o x o x o x x x x
+    o x x o x x o x o o o x x x .
+    o x o o o o x x o x x o o . o
+    x x o o x x o x x o o x o o o
+    o o x x o o x o x x x o x x x
+    x o x x x x o o x o x o o . o
+    o . o . x x . o x o x o . x o";
+
+/// Renju, 15 cells left, black to move (the game four moves on): white (Rapfi) fills the
+/// cells black may play until black has only overline points left, a forced foul. The
+/// pruned search saw a full-board draw here (+40) and played into it; with so few cells
+/// left every move is searched to the end.
 #[test]
 fn sees_the_forced_foul_near_a_full_board() {
-    let b = Board::from_diagram(
-        "
-        . o x o o o x o o o o x x o x
-        x x x o x x . o x x x . o o x
-        x o o x o . x o . x o x x o o
-        o . x x x o o o o x o o . x o
-        x x o o o o x x x x o x o o o
-        o o x x o x o o x o o o x x x
-        o x x x x o x o x x x o x o x
-        x x o o o o x o x x o x o o o
-        x . x x o . o x o x o x x x x
-        o x x o x x o x o o o x x x .
-        o x o o o o x x o x x o o . o
-        x x o o x x o x x o o x o o o
-        o o x x o o x o x x x o x x x
-        x o x x x x o o x o x o o . o
-        o o o . x x . o x o x o . x o",
-        Rule::Renju,
-    );
+    let mut b = Board::from_diagram(GAME_73_AT_19, Rule::Renju);
+    for (x, y) in [(12, 0), (1, 14), (2, 1), (13, 2)] {
+        b.make(Pos::new(x, y));
+    }
     assert_eq!(b.side(), Color::Black);
     assert_eq!(b.empty_count(), 15);
     let r = best(&b, 17);
     assert!(r.score <= -WIN_MIN, "{r:?}");
 }
 
-/// Session 23's game 73 four moves before the 15-cell diagram above: 19 cells left, black
-/// to move, one overline point (top left corner) that white need never fill. Lost for
-/// black, too far from the end for the exact search at 200 ms; the search scored it about
-/// −40 (a quiet board) before [`eval::renju_fill`].
+/// Game 73 with 19 cells left: lost for black, too far from the end for the exact search at
+/// 200 ms; the search scored it about −40 (a quiet board) before [`eval::renju_fill`].
 #[test]
 fn sees_black_short_of_cells_before_the_exact_end() {
-    let b = Board::from_diagram(
-        "
-        . o x o o o x o o o o x . o x
-        x x . o x x . o x x x . o o x
-        x o o x o . x o . x o x x . o
-        o . x x x o o o o x o o . x o
-        x x o o o o x x x x o x o o o
-        o o x x o x o o x o o o x x x
-        o x x x x o x o x x x o x o x
-        x x o o o o x o x x o x o o o
-        x . x x o . o x o x o x x x x
-        o x x o x x o x o o o x x x .
-        o x o o o o x x o x x o o . o
-        x x o o x x o x x o o x o o o
-        o o x x o o x o x x x o x x x
-        x o x x x x o o x o x o o . o
-        o . o . x x . o x o x o . x o",
-        Rule::Renju,
-    );
+    let b = Board::from_diagram(GAME_73_AT_19, Rule::Renju);
     assert_eq!((b.side(), b.empty_count()), (Color::Black, 19));
     let r = best(&b, 8);
     assert!(r.score <= -500, "{r:?}");
