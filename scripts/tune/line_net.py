@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Fits a line-shape value network (the shape of Rapfi's Mix6: a learned vector for every
+cell's line window in each of the four directions, summed per cell, clipped, pooled over the
+board, then a small MLP) to Rensa's search scores, and reports its held-out error beside the
+shipped network's. An experiment for issue 11, not a trainer of shipped weights: the engine
+has no inference for this model yet (see scripts/tune/README.md, "A line-shape network").
+
+    pip install -r scripts/tune/requirements.txt
+    cargo build --release --example eval_dump
+    target/release/examples/eval_dump LABELS.rnsp... > shipped.txt
+    python3 scripts/tune/line_net.py --shipped shipped.txt LABELS.rnsp...
+
+LABELS are self-play files (src/selfplay.rs): positions, the side to move, a search score and
+the result. Freestyle or standard, any one board size. The target is sigmoid(score / K);
+the validation set is every tenth game (by file and game number). `--device cuda` trains on
+a GPU where there is one. Deterministic on the CPU for a given --seed.
+"""
+
+import argparse
+import struct
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn as nn
+
+EMPTY, OWN, OPP, WALL = 0, 1, 2, 3
+DIRECTIONS = [(1, 0), (0, 1), (1, 1), (1, -1)]
+
+
+def records(path):
+    """Yields (game, width, height, side, result, score, stones) for each record."""
+    data = open(path, "rb").read()
+    if data[:4] != b"RNSP":
+        raise ValueError(f"{path}: not a Rensa self-play file")
+    at = 8
+    while at + 6 <= len(data):
+        game, n = struct.unpack_from("<IH", data, at)
+        pos = at + 6
+        for _ in range(n):
+            _rule, w, h, side, result, _, score, count = struct.unpack_from("<BBBBbBhH", data, pos)
+            pos += 10
+            yield game, w, h, side, result, score, data[pos:pos + 2 * count]
+            pos += 2 * count
+        at = pos
+
+
+def load(paths, radius):
+    """Boards from the side to move's view (padded with walls), scores, results, game ids."""
+    boards, scores, results, games, size = [], [], [], [], None
+    for fi, path in enumerate(paths):
+        for game, w, h, side, result, score, st in records(path):
+            if size is None:
+                size = (w, h)
+            if (w, h) != size:
+                sys.exit(f"{path}: boards of more than one size")
+            b = np.full((h + 2 * radius, w + 2 * radius), WALL, np.int8)
+            b[radius:radius + h, radius:radius + w] = EMPTY
+            for k in range(0, len(st), 2):
+                x, colour, y = st[k] & 0x7F, st[k] >> 7, st[k + 1]
+                b[radius + y, radius + x] = OWN if colour == side else OPP
+            boards.append(b)
+            scores.append(score)
+            results.append(result)
+            games.append(fi * 1_000_000 + game)
+    return np.stack(boards), np.array(scores, np.float32), np.array(results), np.array(games), size
+
+
+def shape_codes(boards, radius, size):
+    """For every position, direction and cell the index of its line window: the cell itself
+    (empty, own, opponent) and its 2*radius neighbours (empty, own, opponent or wall), one
+    index for a window and its mirror image."""
+    w, h = size
+    n = len(boards)
+    side = 2 * radius
+    codes = np.zeros((n, 4, h, w), np.int32)
+    for d, (dx, dy) in enumerate(DIRECTIONS):
+        c = boards[:, radius:radius + h, radius:radius + w].astype(np.int32)
+        for k in [k for k in range(-radius, radius + 1) if k != 0]:
+            v = boards[:, radius + k * dy:radius + k * dy + h, radius + k * dx:radius + k * dx + w]
+            c = c * 3 + np.minimum(v, OPP).astype(np.int32)  # a wall blocks as a stone does
+        codes[:, d] = c
+    # the mirror image of a window: the neighbour digits in reverse order
+    count = 3 ** (side + 1)
+    mirror = np.zeros(count, np.int64)
+    for code in range(count):
+        digits = [(code // 3 ** i) % 3 for i in range(side)]  # neighbours, last one first
+        mirror[code] = (code // 3 ** side) * 3 ** side + sum(d * 3 ** (side - 1 - i) for i, d in enumerate(digits))
+    canon = np.minimum(np.arange(count), mirror)
+    shapes, index = np.unique(canon, return_inverse=True)
+    return index[codes].astype(np.int16 if len(shapes) < 32768 else np.int32), len(shapes)
+
+
+class LineNet(nn.Module):
+    def __init__(self, shapes, dim, hidden):
+        super().__init__()
+        self.shape = nn.Embedding(shapes, dim)
+        nn.init.normal_(self.shape.weight, 0.0, 0.1)
+        self.l1 = nn.Linear(dim, hidden)
+        self.l2 = nn.Linear(hidden, 1)
+
+    def forward(self, codes):
+        b = codes.shape[0]
+        cell = self.shape(codes.view(b, 4, -1).long()).sum(1)  # (b, cells, dim)
+        pooled = torch.clamp(cell, 0.0, 1.0).sum(1) / 32.0
+        return self.l2(torch.clamp(self.l1(pooled), 0.0, 1.0)).squeeze(-1)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("files", nargs="+", help="self-play files (.rnsp)")
+    ap.add_argument("--shipped", help="eval_dump's output for the same files: the baseline")
+    ap.add_argument("--radius", type=int, default=3, help="cells each side of a window's centre")
+    ap.add_argument("--dim", type=int, default=64, help="a window's vector")
+    ap.add_argument("--hidden", type=int, default=32, help="the MLP's hidden units")
+    ap.add_argument("--epochs", type=int, default=8)
+    ap.add_argument("--lr", type=float, default=3e-3, help="Adam's step, times 0.7 each epoch")
+    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--K", type=float, default=626.0, help="score scale: target sigmoid(score/K)")
+    ap.add_argument("--residual", action="store_true", help="learn a correction to the shipped values")
+    ap.add_argument("--train-share", type=float, default=1.0,
+                    help="train on this share of the training games only (a learning curve)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--device", default="cpu")
+    a = ap.parse_args()
+    torch.manual_seed(a.seed)
+    torch.set_num_threads(a.threads)
+    rng = np.random.default_rng(a.seed)
+
+    t0 = time.time()
+    boards, scores, _results, games, size = load(a.files, a.radius)
+    codes, shapes = shape_codes(boards, a.radius, size)
+    del boards
+    val = games % 10 == 7
+    # a share of the training games, chosen by game so that it holds whole games
+    keep = (games * 2654435761 % 1000) < a.train_share * 1000
+    train = np.nonzero(~val & keep)[0]
+    print(f"{len(scores)} positions ({len(train)} train, {val.sum()} validation), {size[0]}x{size[1]}, "
+          f"{shapes} window shapes, {time.time() - t0:.0f} s", flush=True)
+    sig = lambda x: 1.0 / (1.0 + np.exp(-x / a.K))
+    target = sig(scores)
+
+    base = np.zeros(len(scores), np.float32)
+    if a.shipped:
+        d = np.loadtxt(a.shipped, dtype=np.int64, ndmin=2)
+        if len(d) != len(scores) or (d[:, 1] != scores).any():
+            sys.exit(f"{a.shipped} does not list these files' positions")
+        shipped = d[:, 2].astype(np.float32)
+        # the shipped values at their best scale on the training positions
+        err = lambda s, idx: float(np.mean((sig(s * shipped[idx]) - target[idx]) ** 2))
+        scale = min(np.arange(0.5, 2.5, 0.05), key=lambda s: err(s, train))
+        print(f"shipped network (x{scale:.2f}): train {err(scale, train):.5f} "
+              f"validation {err(scale, val):.5f}", flush=True)
+        if a.residual:
+            base = (scale * shipped / a.K).astype(np.float32)
+    elif a.residual:
+        sys.exit("--residual needs --shipped")
+
+    dev = torch.device(a.device)
+    net = LineNet(shapes, a.dim, a.hidden).to(dev)
+    opt = torch.optim.Adam(net.parameters(), lr=a.lr)
+    codes_t = torch.from_numpy(codes)
+    target_t = torch.from_numpy(target.astype(np.float32))
+    base_t = torch.from_numpy(base)
+    val_idx = torch.from_numpy(np.nonzero(val)[0])
+
+    def predict(idx):
+        return torch.sigmoid(base_t[idx].to(dev) + net(codes_t[idx].to(dev)))
+
+    for epoch in range(a.epochs):
+        t0 = time.time()
+        net.train()
+        rng.shuffle(train)
+        total = 0.0
+        for i in range(0, len(train), a.batch):
+            idx = torch.from_numpy(train[i:i + a.batch])
+            loss = ((predict(idx) - target_t[idx].to(dev)) ** 2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += loss.item() * len(idx)
+        for g in opt.param_groups:
+            g["lr"] *= 0.7
+        net.eval()
+        with torch.no_grad():
+            v = sum(((predict(idx) - target_t[idx].to(dev)) ** 2).sum().item()
+                    for idx in val_idx.split(1024))
+        print(f"epoch {epoch}: train {total / len(train):.5f} validation {v / len(val_idx):.5f} "
+              f"({time.time() - t0:.0f} s)", flush=True)
+
+
+if __name__ == "__main__":
+    main()
