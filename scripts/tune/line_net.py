@@ -110,6 +110,8 @@ class LineNet(nn.Module):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="+", help="self-play files (.rnsp)")
+    ap.add_argument("--train-only", action="append", default=[], metavar="FILE",
+                    help="a self-play file whose positions only train (after FILES, in eval_dump's list)")
     ap.add_argument("--shipped", help="eval_dump's output for the same files: the baseline")
     ap.add_argument("--radius", type=int, default=3, help="cells each side of a window's centre")
     ap.add_argument("--dim", type=int, default=64, help="a window's vector")
@@ -130,10 +132,10 @@ def main():
     rng = np.random.default_rng(a.seed)
 
     t0 = time.time()
-    boards, scores, _results, games, size = load(a.files, a.radius)
+    boards, scores, _results, games, size = load(a.files + a.train_only, a.radius)
     codes, shapes = shape_codes(boards, a.radius, size)
     del boards
-    val = games % 10 == 7
+    val = (games % 10 == 7) & (games < len(a.files) * 1_000_000)
     # a share of the training games, chosen by game so that it holds whole games
     keep = (games * 2654435761 % 1000) < a.train_share * 1000
     train = np.nonzero(~val & keep)[0]
