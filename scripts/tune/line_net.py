@@ -17,7 +17,7 @@ a GPU where there is one. Deterministic on the CPU for a given --seed.
 """
 
 import argparse
-import struct
+import os
 import sys
 import time
 
@@ -25,40 +25,25 @@ import numpy as np
 import torch
 import torch.nn as nn
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from selfplay_read import records  # noqa: E402  (scripts/selfplay_read.py)
+
 EMPTY, OWN, OPP, WALL = 0, 1, 2, 3
 DIRECTIONS = [(1, 0), (0, 1), (1, 1), (1, -1)]
-
-
-def records(path):
-    """Yields (game, width, height, side, result, score, stones) for each record."""
-    data = open(path, "rb").read()
-    if data[:4] != b"RNSP":
-        raise ValueError(f"{path}: not a Rensa self-play file")
-    at = 8
-    while at + 6 <= len(data):
-        game, n = struct.unpack_from("<IH", data, at)
-        pos = at + 6
-        for _ in range(n):
-            _rule, w, h, side, result, _, score, count = struct.unpack_from("<BBBBbBhH", data, pos)
-            pos += 10
-            yield game, w, h, side, result, score, data[pos:pos + 2 * count]
-            pos += 2 * count
-        at = pos
 
 
 def load(paths, radius):
     """Boards from the side to move's view (padded with walls), scores, results, game ids."""
     boards, scores, results, games, size = [], [], [], [], None
     for fi, path in enumerate(paths):
-        for game, w, h, side, result, score, st in records(path):
+        for game, _rule, w, h, side, result, score, stones in records(open(path, "rb").read()):
             if size is None:
                 size = (w, h)
             if (w, h) != size:
                 sys.exit(f"{path}: boards of more than one size")
             b = np.full((h + 2 * radius, w + 2 * radius), WALL, np.int8)
             b[radius:radius + h, radius:radius + w] = EMPTY
-            for k in range(0, len(st), 2):
-                x, colour, y = st[k] & 0x7F, st[k] >> 7, st[k + 1]
+            for x, y, colour in stones:
                 b[radius + y, radius + x] = OWN if colour == side else OPP
             boards.append(b)
             scores.append(score)
