@@ -33,10 +33,10 @@ DIRECTIONS = [(1, 0), (0, 1), (1, 1), (1, -1)]
 
 
 def load(paths, radius):
-    """Boards from the side to move's view (padded with walls), scores, results, game ids."""
-    boards, scores, results, games, size = [], [], [], [], None
+    """Boards from the side to move's view (padded with walls), scores, game ids, board size."""
+    boards, scores, games, size = [], [], [], None
     for fi, path in enumerate(paths):
-        for game, _rule, w, h, side, result, score, stones in records(open(path, "rb").read()):
+        for game, _rule, w, h, side, _result, score, stones in records(open(path, "rb").read()):
             if size is None:
                 size = (w, h)
             if (w, h) != size:
@@ -47,9 +47,8 @@ def load(paths, radius):
                 b[radius + y, radius + x] = OWN if colour == side else OPP
             boards.append(b)
             scores.append(score)
-            results.append(result)
             games.append(fi * 1_000_000 + game)
-    return np.stack(boards), np.array(scores, np.float32), np.array(results), np.array(games), size
+    return np.stack(boards), np.array(scores, np.float32), np.array(games), size
 
 
 def shape_codes(boards, radius, size):
@@ -117,7 +116,7 @@ def main():
     rng = np.random.default_rng(a.seed)
 
     t0 = time.time()
-    boards, scores, _results, games, size = load(a.files + a.train_only, a.radius)
+    boards, scores, games, size = load(a.files + a.train_only, a.radius)
     codes, shapes = shape_codes(boards, a.radius, size)
     del boards
     val = (games % 10 == 7) & (games < len(a.files) * 1_000_000)
