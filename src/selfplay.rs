@@ -16,7 +16,7 @@
 //!
 //! A block cut short (the run was killed while writing) is dropped when the file is resumed.
 
-use crate::board::{Accumulator, Board, Color, Network, Pos};
+use crate::board::{Accumulator, Board, Color, Pos, Shipped};
 use crate::engine::{Engine, ThinkLimits};
 use crate::eval::is_mate_score;
 use crate::pattern::Threat;
@@ -124,7 +124,7 @@ impl Record {
 
     /// The position, to deduplicate by.
     pub fn board(&self) -> Board {
-        self.board_with(Network::shipped(self.rule))
+        self.board_with(Shipped::shipped(self.rule))
     }
 
     /// The position on a board keeping the sums of `acc`.

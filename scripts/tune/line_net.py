@@ -105,6 +105,13 @@ def main():
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--K", type=float, default=626.0, help="score scale: target sigmoid(score/K)")
     ap.add_argument("--residual", action="store_true", help="learn a correction to the shipped values")
+    ap.add_argument("--scale", type=float,
+                    help="the shipped values' scale under --residual (default: the best fit); "
+                         "the engine plays scale x shipped + the correction")
+    ap.add_argument("--export", metavar="FILE", help="write the trained weights for the engine (src/cells/line.rs)")
+    ap.add_argument("--dump", metavar="FILE",
+                    help="write 'position shipped correction' for the first 2,000 validation positions, "
+                         "the correction in evaluation units (to check the engine's inference)")
     ap.add_argument("--train-share", type=float, default=1.0,
                     help="train on this share of the training games only (a learning curve)")
     ap.add_argument("--seed", type=int, default=1)
@@ -139,6 +146,10 @@ def main():
         scale = min(np.arange(0.5, 2.5, 0.05), key=lambda s: err(s, train))
         print(f"shipped network (x{scale:.2f}): train {err(scale, train):.5f} "
               f"validation {err(scale, val):.5f}", flush=True)
+        if a.scale is not None:
+            scale = a.scale
+            print(f"shipped network (x{scale:.2f}): train {err(scale, train):.5f} "
+                  f"validation {err(scale, val):.5f}", flush=True)
         if a.residual:
             base = (scale * shipped / a.K).astype(np.float32)
     elif a.residual:
@@ -175,6 +186,33 @@ def main():
                     for idx in val_idx.split(1024))
         print(f"epoch {epoch}: train {total / len(train):.5f} validation {v / len(val_idx):.5f} "
               f"({time.time() - t0:.0f} s)", flush=True)
+    if a.export:
+        export(net, a, scale if a.residual else 0.0, shapes)
+    if a.dump:
+        with torch.no_grad(), open(a.dump, "w") as f:
+            idx = val_idx[:2000]
+            out = net(codes_t[idx].to(dev)).cpu().numpy() * a.K
+            for i, o in zip(idx.tolist(), out):
+                f.write(f"{i} {int(shipped[i]) if a.shipped else 0} {o:.3f}\n")
+
+
+EMB_ONE = 512  # the engine's integer for 1.0 in a window's vector (the clip)
+
+
+def export(net, a, scale, shapes):
+    """The engine's weight file (src/cells/line.rs reads it): a header, the window vectors as
+    integers (1.0 = EMB_ONE), then the MLP in f32, all little-endian."""
+    emb = net.shape.weight.detach().cpu().numpy()
+    q = np.round(emb * EMB_ONE)
+    if np.abs(q).max() > 32767 // 4:
+        sys.exit("window vectors too large for the engine's i16 sums")
+    head = np.array([a.radius, a.dim, a.hidden, shapes, EMB_ONE], "<u4").tobytes()
+    floats = np.array([a.K, scale], "<f4").tobytes()
+    mlp = [net.l1.weight, net.l1.bias, net.l2.weight, net.l2.bias]
+    body = q.astype("<i2").tobytes() + b"".join(p.detach().cpu().numpy().astype("<f4").tobytes() for p in mlp)
+    with open(a.export, "wb") as f:
+        f.write(b"RNSLINE1" + head + floats + body)
+    print(f"wrote {a.export}: {8 + len(head) + len(floats) + len(body)} bytes", flush=True)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@
 use super::CellInfo;
 use crate::cells::net::{self, NetWeights, Sums};
 use crate::cells::{self, CellTables, CODES};
-use crate::geometry::Color;
+use crate::geometry::{Color, Grid};
 use crate::pattern::{Pattern, PATTERN_COUNT};
 use crate::rules::Rule;
 use std::fmt;
@@ -37,6 +37,21 @@ pub trait Accumulator: Clone + Send + Sync + 'static {
         let _ = line;
         self.cell_removed(q, old);
         self.cell_added(q, new);
+    }
+    /// A stone landed on grid index `p`; `grid` and the line `keys` already show it.
+    #[inline]
+    fn stone_put(&mut self, p: usize, grid: &Grid, keys: &[[u32; 4]]) {
+        let _ = (p, grid, keys);
+    }
+    /// The stone on `p` is about to be taken back (`grid` and `keys` still show it); the
+    /// saved value comes back through [`Accumulator::restore`] after.
+    #[inline]
+    fn stone_taken(&mut self, p: usize, grid: &Grid, keys: &[[u32; 4]]) {
+        let _ = (p, grid, keys);
+    }
+    /// The cells changed wholesale (a new board, a wall): rebuild what reads the stones.
+    fn rebuild(&mut self, grid: &Grid, keys: &[[u32; 4]]) {
+        let _ = (grid, keys);
     }
     fn save(&self) -> Self::Saved;
     fn restore(&mut self, saved: Self::Saved);
@@ -233,8 +248,12 @@ impl Accumulator for Network {
 
 /// The evaluation the engine plays with: the rule's trained network
 /// ([`crate::cells::net::network`]; every rule has one). [`Classical`] stays for the tools and
-/// tests: it is where training starts.
+/// tests: it is where training starts. The `line-net` feature plays the experimental
+/// [`super::LineNetwork`] instead.
+#[cfg(not(feature = "line-net"))]
 pub type Shipped = Network;
+#[cfg(feature = "line-net")]
+pub type Shipped = super::LineNetwork;
 
 impl Network {
     /// The sums of the network the engine plays `rule` with.

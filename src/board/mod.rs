@@ -12,7 +12,9 @@ use std::sync::OnceLock;
 
 mod accumulator;
 mod check;
+mod line;
 pub use accumulator::{Accumulator, Classical, ClassicalSums, Network, Shipped};
+pub use line::{pools_from_scratch, LineNetwork, LineSaved, LineState, Pools};
 
 pub use crate::geometry::{Color, Grid, Pos, DIR_OFFSETS, GRID_CELLS, MAX_SIZE, MIN_SIZE, STRIDE};
 use crate::geometry::{EMPTY, WALL};
@@ -138,7 +140,7 @@ impl Board {
     /// An empty `width`×`height` board, black to move, with the sums of the evaluation the
     /// engine plays `rule` with.
     pub fn new(width: usize, height: usize, rule: Rule) -> Board {
-        Board::with_accumulator(width, height, rule, Network::shipped(rule))
+        Board::with_accumulator(width, height, rule, Shipped::shipped(rule))
     }
 
     /// Builds a board from a diagram (`x` black, `o` white, `.` or `-` empty, one row per
@@ -146,7 +148,7 @@ impl Board {
     /// black when equal, else white. Stones go down black/white alternately where possible,
     /// so the history is a plausible game.
     pub fn from_diagram(text: &str, rule: Rule) -> Board {
-        Board::from_diagram_with(text, rule, Network::shipped(rule))
+        Board::from_diagram_with(text, rule, Shipped::shipped(rule))
     }
 }
 
@@ -427,6 +429,7 @@ impl<A: Accumulator> Board<A> {
                 }
             }
         }
+        self.acc.stone_put(p.index(), &self.grid, &self.keys);
     }
 
     /// Cells blocked for both colours, in the order they were blocked.
@@ -451,6 +454,7 @@ impl<A: Accumulator> Board<A> {
                 }
             }
         }
+        self.acc.rebuild(&self.grid, &self.keys);
     }
 
     /// Saves what undo restores wholesale (cells are restored from the log).
@@ -487,6 +491,7 @@ impl<A: Accumulator> Board<A> {
         let (p, c) = self.moves.pop()?;
         let st = self.states.pop().expect("a state per move");
         if !p.is_none() {
+            self.acc.stone_taken(p.index(), &self.grid, &self.keys);
             let bits = c.cell() as u32;
             for (d, &off) in DIR_OFFSETS.iter().enumerate() {
                 for k in (-5isize..=5).filter(|&k| k != 0) {
@@ -674,6 +679,7 @@ impl<A: Accumulator> Board<A> {
             self.info[q] = info;
             self.add_counts(q, &info);
         }
+        self.acc.rebuild(&self.grid, &self.keys);
     }
 
     /// A text diagram: `x` black, `o` white, `.` empty; rows top to bottom.

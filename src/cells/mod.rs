@@ -33,6 +33,7 @@ pub const ZERO: CellTables = CellTables {
 static NONE: CellTables = ZERO;
 
 mod freestyle;
+pub mod line;
 pub mod net;
 mod renju;
 

@@ -25,7 +25,8 @@
 
 use super::{threat_bucket, Evaluator, Score, WIN_MIN};
 use super::{PATTERN_WEIGHT, TEMPO, THREAT_WEIGHT_TO_MOVE, THREAT_WEIGHT_WAITING};
-use crate::board::{Board, Network};
+use crate::board::{pools_from_scratch, Accumulator, Board, LineNetwork, Network};
+use crate::cells::line::{LineWeights, DIM};
 use crate::cells::{self, CellTables, BUCKETS, CODES};
 use crate::pattern::{PatternTables, Threat, NEEDS_FOUL_CHECK, PATTERN_COUNT};
 use crate::rules::Rule;
@@ -70,18 +71,16 @@ impl NetWeights {
     }
 }
 
+/// The cell-code network's value of `board` for the side to move, before the clamp.
 #[inline]
-fn value(board: &Board<Network>, w: &NetWeights, sums: &Sums) -> Score {
+fn value<A: Accumulator>(board: &Board<A>, w: &NetWeights, sums: &Sums) -> i32 {
     let me = board.side();
     let bucket = threat_bucket(board, me) * BUCKETS + threat_bucket(board, me.opponent());
     w.forward(sums, me.index(), bucket)
-        .clamp(-WIN_MIN + 1, WIN_MIN - 1)
 }
 
-/// The value of `board` computed from its empty cells alone, without the accumulator:
-/// what the incremental sums must always agree with.
-pub fn evaluate_from_scratch(board: &Board<Network>) -> Score {
-    let w = board.accumulator().weights();
+/// The cell-code network's sums of `board` from its empty cells alone.
+fn sums_from_scratch<A: Accumulator>(board: &Board<A>, w: &NetWeights) -> Sums {
     let mut sums = Sums::default();
     for p in board.empty_cells() {
         let info = board.cell(p);
@@ -89,15 +88,61 @@ pub fn evaluate_from_scratch(board: &Board<Network>) -> Score {
             sums.add(c, w.row(c, info.code[c]), 1);
         }
     }
-    value(board, w, &sums)
+    sums
+}
+
+#[inline]
+fn clamp(v: i32) -> Score {
+    v.clamp(-WIN_MIN + 1, WIN_MIN - 1)
+}
+
+/// The value of `board` computed from its empty cells alone, without the accumulator:
+/// what the incremental sums must always agree with.
+pub fn evaluate_from_scratch(board: &Board<Network>) -> Score {
+    let w = board.accumulator().weights();
+    clamp(value(board, w, &sums_from_scratch(board, w)))
 }
 
 impl Evaluator for Network {
     #[inline]
     fn evaluate(board: &Board<Network>) -> Score {
         let acc = board.accumulator();
-        value(board, acc.weights(), acc.sums())
+        clamp(value(board, acc.weights(), acc.sums()))
     }
+}
+
+/// The line-shape network's correction of `base` for the side to move, from its pool.
+#[inline]
+fn with_line(base: i32, line: &LineWeights, pool: &[i32; DIM]) -> i32 {
+    let v = base as f32 * line.base_scale + line.forward(pool);
+    v.round().clamp(i32::MIN as f32, i32::MAX as f32) as i32
+}
+
+impl Evaluator for LineNetwork {
+    #[inline]
+    fn evaluate(board: &Board<LineNetwork>) -> Score {
+        let acc = board.accumulator();
+        let net = acc.network();
+        let base = value(board, net.weights(), net.sums());
+        clamp(match acc.line() {
+            Some(line) => with_line(base, line.weights(), &line.pools()[board.side().index()]),
+            None => base,
+        })
+    }
+}
+
+/// [`evaluate_from_scratch`] for [`LineNetwork`]: the pools read from the grid afresh.
+pub fn evaluate_line_from_scratch(board: &Board<LineNetwork>) -> Score {
+    let acc = board.accumulator();
+    let w = acc.network().weights();
+    let base = value(board, w, &sums_from_scratch(board, w));
+    clamp(match acc.line() {
+        Some(line) => {
+            let pools = pools_from_scratch(line.weights(), board.grid());
+            with_line(base, line.weights(), &pools[board.side().index()])
+        }
+        None => base,
+    })
 }
 
 #[cfg(test)]

@@ -170,3 +170,47 @@ fn the_shipped_networks_fit_their_rules() {
         }
     }
 }
+
+/// The line-shape network's cells and pools on random make/undo walks over boards of every
+/// shape, edges included: its value from the kept pools is always the value from the grid
+/// read afresh, it is not the cell-code network's alone, and taking every stone back
+/// leaves the pools of the empty board.
+#[test]
+fn the_line_network_follows_make_and_undo() {
+    let mut rnd = Rnd(0x3c6e_f372_fe94_f82b);
+    let line = crate::cells::line::network(Rule::Freestyle).expect("freestyle has one");
+    for (w, h) in [(5, 5), (15, 15), (32, 32), (7, 20)] {
+        let rule = Rule::Freestyle;
+        let mut b = Board::with_accumulator(w, h, rule, LineNetwork::shipped(rule));
+        assert!(b.accumulator().line().is_some());
+        let mut plain = Board::with_accumulator(w, h, rule, Network::shipped(rule));
+        let empty = *b.accumulator().line().unwrap().pools();
+        let (mut distinct, mut differ) = (std::collections::HashSet::new(), 0);
+        for _ in 0..300 {
+            if b.ply() > 0 && rnd.below(3) == 0 {
+                b.undo();
+                plain.undo();
+            } else if b.empty_count() > 0 {
+                let empties: Vec<Pos> = b.empty_cells().collect();
+                let p = empties[rnd.below(empties.len())];
+                b.make(p);
+                plain.make(p);
+            }
+            let v = evaluate(&b);
+            assert_eq!(
+                v,
+                evaluate_line_from_scratch(&b),
+                "{w}x{h} {:?}",
+                b.history()
+            );
+            let pools = *b.accumulator().line().unwrap().pools();
+            assert_eq!(pools, crate::board::pools_from_scratch(&line, b.grid()));
+            distinct.insert(v);
+            differ += usize::from(v != evaluate(&plain));
+        }
+        assert!(differ > 100, "{w}x{h}: {differ} differ");
+        while b.undo().is_some() {}
+        assert_eq!(*b.accumulator().line().unwrap().pools(), empty, "{w}x{h}");
+        assert!(distinct.len() > 20, "{w}x{h}: {} values", distinct.len());
+    }
+}
