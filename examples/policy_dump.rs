@@ -1,6 +1,7 @@
 //! Prints, for every self-play position whose game's next record is one stone later (so
 //! the move the 40,000-node search played is known), the candidates the search orders,
-//! each with the features a learned move ordering could read: an experiment for issue 11.
+//! each with the features a learned move ordering could read: the input of
+//! `scripts/tune/order_fit.py`, an experiment for issue 11.
 //!
 //! ```text
 //! cargo run --release --example policy_dump -- FILE.rnsp... > moves.txt

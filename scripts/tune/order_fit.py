@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Fits the learned move-ordering corrections (src/cells/order.rs) to the moves Rensa's
-search played in its self-play games, and writes them for the engine.
+"""Fits learned move-ordering corrections to the moves Rensa's search played in its
+self-play games, and writes them in the format src/cells/order.rs read. An experiment of
+session 27: the corrections played worse at equal nodes and the engine's reader was taken
+out again (commit 1a83d2b has it; scripts/tune/README.md, "a learned move ordering").
 
     cargo build --release --example policy_dump
     target/release/examples/policy_dump FILE.rnsp... > moves.txt
-    python3 scripts/tune/order_fit.py moves.txt --out src/cells/order/freestyle.bin
+    python3 scripts/tune/order_fit.py moves.txt --out order.bin
 
 The model is a softmax over a position's candidate cells: the hand-set ordering score
 (crate::eval::move_score) times a fitted temperature, plus a value by the cell's pattern

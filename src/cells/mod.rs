@@ -35,7 +35,6 @@ static NONE: CellTables = ZERO;
 mod freestyle;
 pub mod line;
 pub mod net;
-pub mod order;
 mod renju;
 
 /// The fitted tables of `rule`, for the classical evaluation (where networks start training).

@@ -14,7 +14,6 @@ mod vcf;
 mod vct;
 
 use crate::board::{Board, Classical, Color, Pos, DIR_OFFSETS};
-use crate::cells::{self, order::OrderTables};
 use crate::eval::{self, is_mate_score, mate_in, mated_in, Evaluator, Score};
 use crate::pattern::{Pattern, Threat};
 use crate::rules::Rule;
@@ -233,8 +232,6 @@ struct Worker<'a, E: Evaluator = Classical> {
     /// Caro's blocked fives break the shortcuts that assume a four must be answered on its
     /// five point, so caro searches without them.
     caro: bool,
-    /// The rule's learned ordering corrections, where it has them.
-    order: Option<&'static OrderTables>,
     /// The margins and reduction terms: the rule's, or a tuner's.
     params: Params,
     move_buf: Vec<Pos>,
@@ -328,7 +325,6 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             pv: vec![[Pos::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             caro: matches!(board.rule(), Rule::Caro | Rule::CaroExact),
-            order: cells::order::tables(board.rule()),
             params,
             move_buf: Vec::new(),
             root_moves: Vec::new(),
@@ -504,16 +500,6 @@ impl<E: Evaluator> Worker<'_, E> {
                 continue;
             }
             let mut score = eval::move_score(&self.board, p, t);
-            if let Some(order) = self.order {
-                let cell = self.board.cell(p);
-                let (mine, theirs) = (me.index(), me.opponent().index());
-                score += order.value(
-                    cell.code[mine],
-                    cell.code[theirs],
-                    t as u8,
-                    cell.threat[theirs],
-                );
-            }
             if p == tt_move {
                 score += 1 << 24;
             } else if self.killers[ply].contains(&p) {
