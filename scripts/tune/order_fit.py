@@ -109,7 +109,7 @@ def main():
                   f"(hand-set score alone {nll(val_pos, base).item():.4f})", flush=True)
 
     # in the ordering score's units, as the engine adds them
-    unit = 1.0 / temp.item()
+    unit = 100.0 / temp.item()  # the model reads the score in hundreds
     ints = [np.round(t.detach().numpy() * unit) for t in tables]
     learned = cands[:, 6] + ints[0][cands[:, 2]] + ints[1][cands[:, 3]] + ints[2][cands[:, 4] * THREATS + cands[:, 5]]
     for name, s in [("hand-set", cands[:, 6]), ("learned", learned)]:
