@@ -33,10 +33,11 @@ DIRECTIONS = [(1, 0), (0, 1), (1, 1), (1, -1)]
 
 
 def load(paths, radius):
-    """Boards from the side to move's view (padded with walls), scores, game ids, board size."""
-    boards, scores, games, size = [], [], [], None
+    """Boards from the side to move's view (padded with walls), scores, results (1 a win for
+    the side to move, 0 a draw, -1 a loss), game ids, board size."""
+    boards, scores, results, games, size = [], [], [], [], None
     for fi, path in enumerate(paths):
-        for game, _rule, w, h, side, _result, score, stones in records(open(path, "rb").read()):
+        for game, _rule, w, h, side, result, score, stones in records(open(path, "rb").read()):
             if size is None:
                 size = (w, h)
             if (w, h) != size:
@@ -47,8 +48,9 @@ def load(paths, radius):
                 b[radius + y, radius + x] = OWN if colour == side else OPP
             boards.append(b)
             scores.append(score)
+            results.append(result)
             games.append(fi * 1_000_000 + game)
-    return np.stack(boards), np.array(scores, np.float32), np.array(games), size
+    return np.stack(boards), np.array(scores, np.float32), np.array(results, np.float32), np.array(games), size
 
 
 def shape_codes(boards, radius, size):
@@ -104,6 +106,8 @@ def main():
     ap.add_argument("--lr", type=float, default=3e-3, help="Adam's step, times 0.7 each epoch")
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--K", type=float, default=626.0, help="score scale: target sigmoid(score/K)")
+    ap.add_argument("--blend", type=float, default=0.0,
+                    help="share of the game result in the target (the rest: sigmoid(score / K))")
     ap.add_argument("--residual", action="store_true", help="learn a correction to the shipped values")
     ap.add_argument("--scale", type=float,
                     help="the shipped values' scale under --residual (default: the best fit); "
@@ -123,7 +127,7 @@ def main():
     rng = np.random.default_rng(a.seed)
 
     t0 = time.time()
-    boards, scores, games, size = load(a.files + a.train_only, a.radius)
+    boards, scores, results, games, size = load(a.files + a.train_only, a.radius)
     codes, shapes = shape_codes(boards, a.radius, size)
     del boards
     val = (games % 10 == 7) & (games < len(a.files) * 1_000_000)
@@ -134,6 +138,11 @@ def main():
           f"{shapes} window shapes, {time.time() - t0:.0f} s", flush=True)
     sig = lambda x: 1.0 / (1.0 + np.exp(-x / a.K))
     target = sig(scores)
+    if a.blend:
+        # the game's result in part: what the rest of the game said, not only this search
+        target = (1 - a.blend) * target + a.blend * (results + 1) / 2
+        print(f"target: {1 - a.blend:.2f} x the score's, {a.blend:.2f} x the result; the validation "
+              f"error below is against it", flush=True)
 
     base = np.zeros(len(scores), np.float32)
     if a.shipped:

@@ -184,3 +184,65 @@ pub fn network(rule: Rule) -> Option<Arc<LineWeights>> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Packs a window as the board does: `cells` from the far end of one side to the far end
+    /// of the other, the centre in the middle (0 empty, 1 black, 2 white, 3 edge).
+    fn pack(cells: &[usize]) -> usize {
+        let r = cells.len() / 2;
+        let mut w = cells[r] << (4 * r);
+        for (j, &c) in cells[..r].iter().chain(&cells[r + 1..]).enumerate() {
+            w |= c << (2 * j);
+        }
+        w
+    }
+
+    #[test]
+    fn a_window_and_its_mirror_are_one_shape_and_the_views_swap_colours() {
+        for radius in 1..=MAX_RADIUS {
+            let table = [shape_table(radius, 0), shape_table(radius, 1)];
+            let shapes = shape_count(radius);
+            assert!(table[0].iter().all(|&s| (s as usize) < shapes));
+            let mut x = 0x9e37_79b9_7f4a_7c15u64;
+            for _ in 0..2000 {
+                let cells: Vec<usize> = (0..2 * radius + 1)
+                    .map(|i| {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        // the centre holds no edge
+                        (x % if i == radius { 3 } else { 4 }) as usize
+                    })
+                    .collect();
+                let mirror: Vec<usize> = cells.iter().rev().copied().collect();
+                let swapped: Vec<usize> = cells.iter().map(|&c| [0, 2, 1, 3][c]).collect();
+                let (w, m, s) = (pack(&cells), pack(&mirror), pack(&swapped));
+                assert_eq!(table[0][w], table[0][m], "{cells:?}");
+                assert_eq!(table[1][w], table[0][s], "{cells:?}");
+                // the edge reads as the opponent's stone
+                let walled: Vec<usize> =
+                    cells.iter().map(|&c| if c == 3 { 2 } else { c }).collect();
+                assert_eq!(table[0][w], table[0][pack(&walled)], "{cells:?}");
+            }
+        }
+        // radius 3: the trainer's count of shapes
+        assert_eq!(shape_count(3), 1134);
+        assert_eq!(shape_count(4), 9963);
+    }
+
+    #[test]
+    fn weights_of_another_shape_are_refused() {
+        let bytes = include_bytes!("line/freestyle.bin");
+        let w = LineWeights::from_bytes(bytes).expect("the shipped file reads");
+        assert_eq!((w.radius, w.one, w.vectors.len()), (3, 512, 1134));
+        assert!(LineWeights::from_bytes(&bytes[..bytes.len() - 1]).is_none());
+        assert!(LineWeights::from_bytes(&bytes[1..]).is_none());
+        let mut other = bytes.to_vec();
+        other[12] = 64; // a 64-wide vector
+        assert!(LineWeights::from_bytes(&other).is_none());
+        assert!(LineWeights::from_bytes(&[]).is_none());
+    }
+}
