@@ -6,10 +6,11 @@
 //! vectors back and restores the pool saved with the move.
 //!
 //! [`LineNetwork`] is the accumulator of the cell-code network with a line-shape network's
-//! correction on top: an experiment of issue 11 (see `scripts/tune/README.md`, "A
+//! correction on top: an experiment of issue 11 (see `scripts/tune/README.md`, "The
 //! line-shape network in the engine"). It fits the search's scores better but played no
-//! better at equal nodes and costs a third of the speed, so the engine plays it only when
-//! built with the `line-net` feature.
+//! better at equal nodes, and every make and undo pays its update (the threat searches'
+//! too), a third of the speed in games; so the engine plays it only when built with the
+//! `line-net` feature.
 
 use super::{Accumulator, CellInfo, Network};
 use crate::cells::line::{self, LineWeights, DIM};
