@@ -1,6 +1,7 @@
 //! A small NNUE-style network over the cells' pattern codes: the learned evaluation. The
-//! engine plays freestyle with one (`crate::cells::net::network`), trained by
-//! `examples/train_net.rs`; the other rules keep the classical evaluation.
+//! engine plays every rule with one (`crate::cells::net::network`), trained by
+//! `examples/train_net.rs`. [`LineNetwork`]'s value, at the end, adds an experimental
+//! line-shape network's correction (`crate::cells::line`).
 //!
 //! Each empty cell contributes, for each colour, a row of weights looked up by the cell's
 //! pattern code for that colour (the same 1,365 codes the fitted tables of [`crate::cells`]
@@ -25,8 +26,7 @@
 
 use super::{threat_bucket, Evaluator, Score, WIN_MIN};
 use super::{PATTERN_WEIGHT, TEMPO, THREAT_WEIGHT_TO_MOVE, THREAT_WEIGHT_WAITING};
-use crate::board::{pools_from_scratch, Accumulator, Board, LineNetwork, Network};
-use crate::cells::line::{LineWeights, DIM};
+use crate::board::{pools_from_scratch, Accumulator, Board, LineNetwork, Network, Pools};
 use crate::cells::{self, CellTables, BUCKETS, CODES};
 use crate::pattern::{PatternTables, Threat, NEEDS_FOUL_CHECK, PATTERN_COUNT};
 use crate::rules::Rule;
@@ -111,11 +111,19 @@ impl Evaluator for Network {
     }
 }
 
-/// The line-shape network's correction of `base` for the side to move, from its pool.
+/// The cell-code network's value `base` with the line-shape network's correction from the
+/// side to move's pool in `pools` (where the rule has a line network), clamped.
 #[inline]
-fn with_line(base: i32, line: &LineWeights, pool: &[i32; DIM]) -> i32 {
-    let v = base as f32 * line.base_scale + line.forward(pool);
-    v.round().clamp(i32::MIN as f32, i32::MAX as f32) as i32
+fn with_line(board: &Board<LineNetwork>, base: i32, pools: Option<&Pools>) -> Score {
+    let line = board.accumulator().line().map(|l| l.weights());
+    clamp(match (line, pools) {
+        (Some(line), Some(pools)) => {
+            let pool = &pools[board.side().index()];
+            let v = base as f32 * line.base_scale + line.forward(pool);
+            v.round().clamp(i32::MIN as f32, i32::MAX as f32) as i32
+        }
+        _ => base,
+    })
 }
 
 impl Evaluator for LineNetwork {
@@ -124,10 +132,7 @@ impl Evaluator for LineNetwork {
         let acc = board.accumulator();
         let net = acc.network();
         let base = value(board, net.weights(), net.sums());
-        clamp(match acc.line() {
-            Some(line) => with_line(base, line.weights(), &line.pools()[board.side().index()]),
-            None => base,
-        })
+        with_line(board, base, acc.line().map(|l| l.pools()))
     }
 }
 
@@ -136,13 +141,10 @@ pub fn evaluate_line_from_scratch(board: &Board<LineNetwork>) -> Score {
     let acc = board.accumulator();
     let w = acc.network().weights();
     let base = value(board, w, &sums_from_scratch(board, w));
-    clamp(match acc.line() {
-        Some(line) => {
-            let pools = pools_from_scratch(line.weights(), board.grid());
-            with_line(base, line.weights(), &pools[board.side().index()])
-        }
-        None => base,
-    })
+    let pools = acc
+        .line()
+        .map(|l| pools_from_scratch(l.weights(), board.grid()));
+    with_line(board, base, pools.as_ref())
 }
 
 #[cfg(test)]
