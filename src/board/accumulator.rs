@@ -49,6 +49,11 @@ pub trait Accumulator: Clone + Send + Sync + 'static {
     fn stone_taken(&mut self, p: usize, grid: &Grid, keys: &[[u32; 4]]) {
         let _ = (p, grid, keys);
     }
+    /// Brings sums kept lazily up to date before an evaluation reads them.
+    #[inline]
+    fn flush(&mut self, grid: &Grid, keys: &[[u32; 4]]) {
+        let _ = (grid, keys);
+    }
     /// The cells changed wholesale (a new board, a wall): rebuild what reads the stones.
     fn rebuild(&mut self, grid: &Grid, keys: &[[u32; 4]]) {
         let _ = (grid, keys);

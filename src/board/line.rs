@@ -1,21 +1,22 @@
 //! What a line-shape network (`crate::cells::line`) keeps on the board: every cell's
 //! unclipped sum of its four window vectors, and the pool of the clipped sums, for both
 //! colours' views. A stone changes the windows of the cells within the radius on its four
-//! lines and all four of its own; each changed window swaps one vector for another in its
-//! cell's sum, and the pool takes the difference of the cell's clipped sums. Undo swaps the
-//! vectors back and restores the pool saved with the move.
+//! lines and all four of its own. Make and undo only mark those (cell, direction) pairs;
+//! [`LineState::flush`], before an evaluation, swaps the vector of each marked window whose
+//! shape differs from the one in its cell's sum, and the pool takes the difference of the
+//! cell's clipped sums. So the moves that the threat searches make and take back without
+//! evaluating cost a mark each, and a move taken back before the next evaluation nothing
+//! more.
 //!
 //! [`LineNetwork`] is the accumulator of the cell-code network with a line-shape network's
 //! correction on top: an experiment of issue 11 (see `scripts/tune/README.md`, "The
 //! line-shape network in the engine"). It fits the search's scores better but played no
-//! better at equal nodes, and every make and undo pays its update (the threat searches'
-//! too), a third of the speed in games; so the engine plays it only when built with the
+//! better at equal nodes and costs speed, so the engine plays it only when built with the
 //! `line-net` feature.
 
 use super::{Accumulator, CellInfo, Network};
 use crate::cells::line::{self, LineWeights, DIM};
 use crate::geometry::{Grid, DIR_OFFSETS, GRID_CELLS, WALL};
-use crate::pattern::slot;
 use crate::rules::Rule;
 use std::sync::Arc;
 
@@ -24,13 +25,6 @@ use std::sync::Arc;
 pub struct LineNetwork {
     net: Network,
     line: Option<LineState>,
-}
-
-/// What [`LineNetwork`] saves for undo.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct LineSaved {
-    net: <Network as Accumulator>::Saved,
-    pools: Pools,
 }
 
 impl LineNetwork {
@@ -58,7 +52,7 @@ impl LineNetwork {
 }
 
 impl Accumulator for LineNetwork {
-    type Saved = LineSaved;
+    type Saved = <Network as Accumulator>::Saved;
 
     fn clear(&mut self) {
         self.net.clear();
@@ -80,16 +74,23 @@ impl Accumulator for LineNetwork {
     }
 
     #[inline]
-    fn stone_put(&mut self, p: usize, grid: &Grid, keys: &[[u32; 4]]) {
+    fn stone_put(&mut self, p: usize, grid: &Grid, _keys: &[[u32; 4]]) {
         if let Some(line) = &mut self.line {
-            line.stone(p, grid, keys, true);
+            line.mark(p, grid);
         }
     }
 
     #[inline]
-    fn stone_taken(&mut self, p: usize, grid: &Grid, keys: &[[u32; 4]]) {
+    fn stone_taken(&mut self, p: usize, grid: &Grid, _keys: &[[u32; 4]]) {
         if let Some(line) = &mut self.line {
-            line.stone(p, grid, keys, false);
+            line.mark(p, grid);
+        }
+    }
+
+    #[inline]
+    fn flush(&mut self, grid: &Grid, keys: &[[u32; 4]]) {
+        if let Some(line) = &mut self.line {
+            line.flush(grid, keys);
         }
     }
 
@@ -99,20 +100,15 @@ impl Accumulator for LineNetwork {
         }
     }
 
+    // the line state needs nothing saved: its sums follow the windows they were made from
     #[inline]
-    fn save(&self) -> LineSaved {
-        LineSaved {
-            net: self.net.save(),
-            pools: self.line.as_ref().map_or([[0; DIM]; 2], |l| l.pools),
-        }
+    fn save(&self) -> Self::Saved {
+        self.net.save()
     }
 
     #[inline]
-    fn restore(&mut self, saved: LineSaved) {
-        self.net.restore(saved.net);
-        if let Some(line) = &mut self.line {
-            line.pools = saved.pools;
-        }
+    fn restore(&mut self, saved: Self::Saved) {
+        self.net.restore(saved);
     }
 }
 
@@ -124,6 +120,12 @@ pub struct LineState {
     weights: Arc<LineWeights>,
     /// `cells[grid index][view]`: the unclipped sum of the cell's four window vectors.
     cells: Vec<[[i16; DIM]; 2]>,
+    /// `windows[grid index][direction]`: the packed window whose vector is in the sums.
+    windows: Vec<[u32; 4]>,
+    /// The (cell, direction) pairs a stone touched since the last flush, `cell * 4 + dir`,
+    /// each once (`marked`).
+    dirty: Vec<u32>,
+    marked: Vec<bool>,
     pools: Pools,
     /// Whether the CPU runs AVX2 (the update has a build for it).
     avx2: bool,
@@ -134,6 +136,9 @@ impl LineState {
         LineState {
             weights,
             cells: vec![[[0; DIM]; 2]; GRID_CELLS],
+            windows: vec![[0; 4]; GRID_CELLS],
+            dirty: Vec::new(),
+            marked: vec![false; 4 * GRID_CELLS],
             pools: [[0; DIM]; 2],
             #[cfg(target_arch = "x86_64")]
             avx2: std::arch::is_x86_feature_detected!("avx2"),
@@ -146,26 +151,35 @@ impl LineState {
         &self.weights
     }
 
+    /// The pools, as of the last flush.
     #[inline]
     pub fn pools(&self) -> &Pools {
         &self.pools
     }
 
+    /// Whether a stone changed since the last flush (the pools may be out of date).
+    #[inline]
+    pub fn is_stale(&self) -> bool {
+        !self.dirty.is_empty()
+    }
+
     /// Every cell's sums and the pools from the grid and the line keys.
     pub fn rebuild(&mut self, grid: &Grid, keys: &[[u32; 4]]) {
         self.pools = [[0; DIM]; 2];
+        for e in self.dirty.drain(..) {
+            self.marked[e as usize] = false;
+        }
         let w = &*self.weights;
-        for ((cell, &centre), lines) in self.cells.iter_mut().zip(&grid.cells).zip(keys) {
+        let cells = self.cells.iter_mut().zip(&mut self.windows);
+        for (((cell, windows), &centre), lines) in cells.zip(&grid.cells).zip(keys) {
             *cell = [[0; DIM]; 2];
+            *windows = lines.map(|key| window(w.radius, centre, key) as u32);
             if centre == WALL {
                 continue;
             }
             for (view, (sum, pool)) in cell.iter_mut().zip(&mut self.pools).enumerate() {
-                for &key in lines {
-                    add(
-                        sum,
-                        &w.vectors[w.shape_of(view, window(w.radius, centre, key))],
-                    );
+                for &win in windows.iter() {
+                    add(sum, &w.vectors[w.shape_of(view, win as usize)]);
                 }
                 for (p, &s) in pool.iter_mut().zip(sum.iter()) {
                     *p += (s as i32).clamp(0, w.one);
@@ -174,79 +188,65 @@ impl LineState {
         }
     }
 
-    /// A stone landed on `p` (`put`: the grid and the keys show it) or is about to leave
-    /// it (the pools come back from the saved value then, so only the cells change).
+    /// A stone landed on `p` or is leaving it: marks the windows it is in.
     #[inline]
-    pub fn stone(&mut self, p: usize, grid: &Grid, keys: &[[u32; 4]], put: bool) {
-        #[cfg(target_arch = "x86_64")]
-        if self.avx2 {
-            // SAFETY: the CPU has AVX2 (checked in `new`)
-            unsafe { self.stone_avx2(p, grid, keys, put) };
-            return;
-        }
-        match put {
-            true => self.stone_any::<true>(p, grid, keys),
-            false => self.stone_any::<false>(p, grid, keys),
-        }
-    }
-
-    /// [`LineState::stone`] compiled for AVX2 (16 lanes of `i16` where SSE2 has 8).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn stone_avx2(&mut self, p: usize, grid: &Grid, keys: &[[u32; 4]], put: bool) {
-        match put {
-            true => self.stone_any::<true>(p, grid, keys),
-            false => self.stone_any::<false>(p, grid, keys),
-        }
-    }
-
-    /// `PUT`: the stone lands (cells and pools change); else it leaves (cells only).
-    #[inline(always)]
-    fn stone_any<const PUT: bool>(&mut self, p: usize, grid: &Grid, keys: &[[u32; 4]]) {
+    pub fn mark(&mut self, p: usize, grid: &Grid) {
         let r = self.weights.radius as isize;
-        let w = &*self.weights;
-        let one = w.one as i16;
-        // the pools' change: at most 4 * (2r + 1) cells' clipped sums, which fits an i16
-        let mut delta = [[0i16; DIM]; 2];
         for (d, &off) in DIR_OFFSETS.iter().enumerate() {
             for k in -r..=r {
                 let q = (p as isize + k * off) as usize;
-                let centre = grid.cells[q];
-                if centre == WALL {
-                    continue;
-                }
-                let with = window(r as usize, centre, keys[q][d]);
-                // the same window without the stone: the centre, or p's cell seen from q
-                let bit = if k == 0 {
-                    4 * r
-                } else {
-                    2 * (slot(-k) as isize - (5 - r))
-                };
-                let without = with & !(3 << bit);
-                let (old, new) = if PUT {
-                    (without, with)
-                } else {
-                    (with, without)
-                };
-                for (view, delta) in delta.iter_mut().enumerate() {
-                    let was = &w.vectors[w.shape_of(view, old)];
-                    let now = &w.vectors[w.shape_of(view, new)];
-                    let cell = &mut self.cells[q][view];
-                    for i in 0..DIM {
-                        let before = cell[i];
-                        let after = before.wrapping_add(now[i]).wrapping_sub(was[i]);
-                        cell[i] = after;
-                        if PUT {
-                            delta[i] += after.clamp(0, one) - before.clamp(0, one);
-                        }
-                    }
+                let e = 4 * q + d;
+                if grid.cells[q] != WALL && !self.marked[e] {
+                    self.marked[e] = true;
+                    self.dirty.push(e as u32);
                 }
             }
         }
-        if PUT {
-            for (pool, delta) in self.pools.iter_mut().zip(&delta) {
-                for (p, &x) in pool.iter_mut().zip(delta) {
-                    *p += x as i32;
+    }
+
+    /// Brings the sums and the pools up to date with the grid and the line keys.
+    #[inline]
+    pub fn flush(&mut self, grid: &Grid, keys: &[[u32; 4]]) {
+        if self.dirty.is_empty() {
+            return;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: the CPU has AVX2 (checked in `new`)
+            unsafe { self.flush_avx2(grid, keys) };
+            return;
+        }
+        self.flush_any(grid, keys);
+    }
+
+    /// [`LineState::flush`] compiled for AVX2 (16 lanes of `i16` where SSE2 has 8).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn flush_avx2(&mut self, grid: &Grid, keys: &[[u32; 4]]) {
+        self.flush_any(grid, keys);
+    }
+
+    #[inline(always)]
+    fn flush_any(&mut self, grid: &Grid, keys: &[[u32; 4]]) {
+        let w = &*self.weights;
+        let one = w.one as i16;
+        for e in self.dirty.drain(..) {
+            let (q, d) = (e as usize / 4, e as usize % 4);
+            self.marked[e as usize] = false;
+            let new = window(w.radius, grid.cells[q], keys[q][d]);
+            let old = std::mem::replace(&mut self.windows[q][d], new as u32) as usize;
+            if new == old {
+                continue;
+            }
+            for (view, pool) in self.pools.iter_mut().enumerate() {
+                let was = &w.vectors[w.shape_of(view, old)];
+                let now = &w.vectors[w.shape_of(view, new)];
+                let cell = &mut self.cells[q][view];
+                for i in 0..DIM {
+                    let before = cell[i];
+                    let after = before.wrapping_add(now[i]).wrapping_sub(was[i]);
+                    cell[i] = after;
+                    pool[i] += (after.clamp(0, one) - before.clamp(0, one)) as i32;
                 }
             }
         }

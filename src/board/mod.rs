@@ -14,7 +14,7 @@ mod accumulator;
 mod check;
 mod line;
 pub use accumulator::{Accumulator, Classical, ClassicalSums, Network, Shipped};
-pub use line::{pools_from_scratch, LineNetwork, LineSaved, LineState, Pools};
+pub use line::{pools_from_scratch, LineNetwork, LineState, Pools};
 
 pub use crate::geometry::{Color, Grid, Pos, DIR_OFFSETS, GRID_CELLS, MAX_SIZE, MIN_SIZE, STRIDE};
 use crate::geometry::{EMPTY, WALL};
@@ -540,6 +540,13 @@ impl<A: Accumulator> Board<A> {
         }
         self.fouls += u16::from(info.raw_black == Threat::Forbid as u8);
         self.acc.cell_added(q, info);
+    }
+
+    /// Brings what the accumulator keeps lazily up to date, before an evaluation (the search
+    /// calls it; an evaluation of a board not flushed is right, but may be slow).
+    #[inline]
+    pub fn flush_evaluation(&mut self) {
+        self.acc.flush(&self.grid, &self.keys);
     }
 
     /// The evaluation's accumulator, with its sums for this position.

@@ -17,6 +17,8 @@ use std::sync::{Arc, OnceLock};
 
 /// Entries of a window's vector.
 pub const DIM: usize = 32;
+/// Most units of the hidden layer.
+pub const MAX_HIDDEN: usize = 64;
 /// Largest window radius a board's line keys hold.
 pub const MAX_RADIUS: usize = 4;
 
@@ -35,8 +37,9 @@ pub struct LineWeights {
     /// it (2 bits a cell: the centre highest, then the far end of one side to the far end
     /// of the other), from black's view (0) and white's (1).
     pub shape: [Vec<u16>; 2],
-    /// The hidden layer: `l1[unit]` weighs the pool (already divided by `32 * one`).
-    pub l1: Vec<[f32; DIM]>,
+    /// The hidden layer, by pool entry: `l1[entry * hidden + unit]` (already divided by
+    /// `32 * one`), so that the units' sums run side by side in SIMD lanes.
+    pub l1: Vec<f32>,
     pub b1: Vec<f32>,
     pub l2: Vec<f32>,
     pub b2: f32,
@@ -44,6 +47,8 @@ pub struct LineWeights {
     pub scale_out: f32,
     /// The factor on the cell-code network's value (1.0: a pure correction).
     pub base_scale: f32,
+    /// Whether the CPU runs AVX2 (the forward pass has a build for it).
+    avx2: bool,
 }
 
 impl LineWeights {
@@ -57,7 +62,11 @@ impl LineWeights {
         };
         let [radius, dim, hidden, shapes, one] =
             [0, 1, 2, 3, 4].map(|i| word(i).unwrap_or(0) as usize);
-        if !(1..=MAX_RADIUS).contains(&radius) || dim != DIM || hidden == 0 || one == 0 {
+        if !(1..=MAX_RADIUS).contains(&radius)
+            || dim != DIM
+            || !(1..=MAX_HIDDEN).contains(&hidden)
+            || one == 0
+        {
             return None;
         }
         let float = |i: usize| f32::from_bits(word(i).unwrap_or(0));
@@ -88,15 +97,18 @@ impl LineWeights {
                 .map(|r| r.try_into().unwrap())
                 .collect(),
             shape: [0, 1].map(|view| shape_table(radius, view)),
-            l1: l1
-                .chunks_exact(DIM)
-                .map(|r| std::array::from_fn(|i| r[i] * pool))
+            l1: (0..DIM * hidden)
+                .map(|k| l1[(k % hidden) * DIM + k / hidden] * pool)
                 .collect(),
             b1: b1.to_vec(),
             l2: l2.to_vec(),
             b2: b2[0],
             scale_out,
             base_scale,
+            #[cfg(target_arch = "x86_64")]
+            avx2: std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(not(target_arch = "x86_64"))]
+            avx2: false,
         })
     }
 
@@ -107,15 +119,38 @@ impl LineWeights {
     }
 
     /// The correction, in evaluation units, from the side to move's pool.
+    #[inline]
     pub fn forward(&self, pool: &[i32; DIM]) -> f32 {
-        let x: [f32; DIM] = pool.map(|v| v as f32);
-        let mut out = self.b2;
-        for ((w, &b), &o) in self.l1.iter().zip(&self.b1).zip(&self.l2) {
-            let mut s = b;
-            for (&wi, &xi) in w.iter().zip(&x) {
-                s += wi * xi;
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: the CPU has AVX2 (checked in `from_bytes`)
+            return unsafe { self.forward_avx2(pool) };
+        }
+        self.forward_any(pool)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn forward_avx2(&self, pool: &[i32; DIM]) -> f32 {
+        self.forward_any(pool)
+    }
+
+    /// Each unit's sum in the order of the pool's entries, the units side by side (the same
+    /// additions in the same order in every build: no reassociation, no fused operations).
+    #[inline(always)]
+    fn forward_any(&self, pool: &[i32; DIM]) -> f32 {
+        let mut all = [0f32; MAX_HIDDEN];
+        let units = &mut all[..self.b1.len()];
+        units.copy_from_slice(&self.b1);
+        for (&x, row) in pool.iter().zip(self.l1.chunks_exact(units.len())) {
+            let x = x as f32;
+            for (u, &w) in units.iter_mut().zip(row) {
+                *u += w * x;
             }
-            out += s.clamp(0.0, 1.0) * o;
+        }
+        let mut out = self.b2;
+        for (&u, &o) in units.iter().zip(&self.l2) {
+            out += u.clamp(0.0, 1.0) * o;
         }
         out * self.scale_out
     }

@@ -132,7 +132,14 @@ impl Evaluator for LineNetwork {
         let acc = board.accumulator();
         let net = acc.network();
         let base = value(board, net.weights(), net.sums());
-        with_line(board, base, acc.line().map(|l| l.pools()))
+        match acc.line() {
+            // a board not flushed since its last move: read the pools afresh
+            Some(line) if line.is_stale() => {
+                let pools = pools_from_scratch(line.weights(), board.grid());
+                with_line(board, base, Some(&pools))
+            }
+            line => with_line(board, base, line.map(|l| l.pools())),
+        }
     }
 }
 

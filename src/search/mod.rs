@@ -456,7 +456,8 @@ impl<E: Evaluator> Worker<'_, E> {
     /// [`Params::eval_share`], and in renju near a full board black's lack of cells
     /// ([`eval::renju_fill`]).
     #[inline]
-    fn static_value(&self) -> Score {
+    fn static_value(&mut self) -> Score {
+        self.board.flush_evaluation();
         let v = eval::evaluate(&self.board) * self.params.eval_share / 100;
         (v + eval::renju_fill(&self.board)).clamp(-eval::WIN_MIN + 1, eval::WIN_MIN - 1)
     }

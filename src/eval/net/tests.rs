@@ -176,9 +176,9 @@ fn the_shipped_networks_fit_their_rules() {
 }
 
 /// The line-shape network's cells and pools on random make/undo walks over boards of every
-/// shape, edges included: its value from the kept pools is always the value from the grid
-/// read afresh, it is not the cell-code network's alone, and taking every stone back
-/// leaves the pools of the empty board.
+/// shape, edges included, flushed at random steps: its value is always the value from the
+/// grid read afresh, the flushed pools are the grid's, it is not the cell-code network's
+/// alone, and taking every stone back leaves the pools of the empty board.
 #[test]
 fn the_line_network_follows_make_and_undo() {
     let mut rnd = Rnd(0x3c6e_f372_fe94_f82b);
@@ -200,6 +200,8 @@ fn the_line_network_follows_make_and_undo() {
                 b.make(p);
                 plain.make(p);
             }
+            // unflushed (the pools read afresh), then flushed now and then, as the search
+            // does before it evaluates: the threat searches make and undo many moves between
             let v = evaluate(&b);
             assert_eq!(
                 v,
@@ -207,13 +209,19 @@ fn the_line_network_follows_make_and_undo() {
                 "{w}x{h} {:?}",
                 b.history()
             );
-            let pools = *b.accumulator().line().unwrap().pools();
-            assert_eq!(pools, crate::board::pools_from_scratch(&line, b.grid()));
+            if rnd.below(3) == 0 {
+                b.flush_evaluation();
+                assert!(!b.accumulator().line().unwrap().is_stale());
+                let pools = *b.accumulator().line().unwrap().pools();
+                assert_eq!(pools, crate::board::pools_from_scratch(&line, b.grid()));
+                assert_eq!(v, evaluate(&b), "{w}x{h} {:?}", b.history());
+            }
             distinct.insert(v);
             differ += usize::from(v != evaluate(&plain));
         }
         assert!(differ > 100, "{w}x{h}: {differ} differ");
         while b.undo().is_some() {}
+        b.flush_evaluation();
         assert_eq!(*b.accumulator().line().unwrap().pools(), empty, "{w}x{h}");
         assert!(distinct.len() > 20, "{w}x{h}: {} values", distinct.len());
     }
