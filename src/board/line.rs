@@ -128,6 +128,7 @@ pub struct LineState {
     marked: Vec<bool>,
     pools: Pools,
     /// Whether the CPU runs AVX2 (the update has a build for it).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     avx2: bool,
 }
 

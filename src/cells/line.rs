@@ -48,6 +48,7 @@ pub struct LineWeights {
     /// The factor on the cell-code network's value (1.0: a pure correction).
     pub base_scale: f32,
     /// Whether the CPU runs AVX2 (the forward pass has a build for it).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     avx2: bool,
 }
 
