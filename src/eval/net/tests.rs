@@ -41,6 +41,26 @@ fn random_weights(rule: Rule, rnd: &mut Rnd) -> NetWeights {
     w
 }
 
+/// One step of a random walk on two boards holding the same stones: an undo one time in
+/// `undo_one_in` (when there is a move), else a move on a random empty cell (when there is
+/// one), on both.
+fn step_both<A: Accumulator, B: Accumulator>(
+    rnd: &mut Rnd,
+    undo_one_in: usize,
+    a: &mut Board<A>,
+    b: &mut Board<B>,
+) {
+    if a.ply() > 0 && rnd.below(undo_one_in) == 0 {
+        a.undo();
+        b.undo();
+    } else if a.empty_count() > 0 {
+        let empties: Vec<Pos> = a.empty_cells().collect();
+        let p = empties[rnd.below(empties.len())];
+        a.make(p);
+        b.make(p);
+    }
+}
+
 /// Random make/undo/pass walks: after every step the board's sums equal a fresh
 /// recomputation, and the incremental value equals the value summed from the cells.
 #[test]
@@ -92,15 +112,7 @@ fn the_classical_evaluation_is_a_network() {
             let mut learned = Board::with_accumulator(w, h, rule, Network::new(net.clone()));
             let mut distinct = std::collections::HashSet::new();
             for _ in 0..120 {
-                if classical.ply() > 0 && rnd.below(5) == 0 {
-                    classical.undo();
-                    learned.undo();
-                } else {
-                    let empties: Vec<Pos> = classical.empty_cells().collect();
-                    let p = empties[rnd.below(empties.len())];
-                    classical.make(p);
-                    learned.make(p);
-                }
+                step_both(&mut rnd, 5, &mut classical, &mut learned);
                 let v = evaluate(&classical);
                 assert_eq!(
                     v,
@@ -191,15 +203,7 @@ fn the_line_network_follows_make_and_undo() {
         let empty = *b.accumulator().line().unwrap().pools();
         let (mut distinct, mut differ) = (std::collections::HashSet::new(), 0);
         for _ in 0..300 {
-            if b.ply() > 0 && rnd.below(3) == 0 {
-                b.undo();
-                plain.undo();
-            } else if b.empty_count() > 0 {
-                let empties: Vec<Pos> = b.empty_cells().collect();
-                let p = empties[rnd.below(empties.len())];
-                b.make(p);
-                plain.make(p);
-            }
+            step_both(&mut rnd, 3, &mut b, &mut plain);
             // unflushed (the pools read afresh), then flushed now and then, as the search
             // does before it evaluates: the threat searches make and undo many moves between
             let v = evaluate(&b);
