@@ -13,28 +13,42 @@ A position is solved when the answer is one of the recorded answers. Python 3 st
 """
 
 import argparse
+import re
 import subprocess
 import sys
 from collections import defaultdict
 
 
 def records(path):
-    """The `case` ... `end` blocks of a fixture file as dicts."""
-    out, cur = [], None
+    """The `case` ... `end` blocks of a fixture file as dicts. A case whose comment line names
+    the game's ply (the loss suites' `# GAMES game N ply P, ...`) gets it as `ply`."""
+    out, cur, ply = [], None, None
     with open(path) as f:
         for line in f:
             line = line.strip()
-            if not line or line.startswith("#"):
+            if line.startswith("#"):
+                found = re.search(r"\bply (\d+),", line)
+                if found:
+                    ply = int(found.group(1))
+                continue
+            if not line:
                 continue
             key, _, value = line.partition(" ")
             if key == "case":
                 cur = {"case": value}
+                if ply is not None:
+                    cur["ply"] = ply
+                ply = None
             elif key == "end":
                 out.append(cur)
                 cur = None
             elif cur is not None:
                 cur[key] = value
     return out
+
+
+# Game plies at which the --by-ply counts start.
+PLY_BUCKETS = [0, 10, 20, 40]
 
 
 def points(text):
@@ -90,9 +104,12 @@ def main():
     ap.add_argument("--engine", default="target/release/pbrain-rensa")
     ap.add_argument("--turn-ms", type=int, default=100)
     ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("--by-ply", action="store_true",
+                    help="also count by the game ply a case arose at (the loss suites record it)")
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
     groups = defaultdict(lambda: [0, 0, 0])
+    by_ply = defaultdict(lambda: [0, 0])
     for path in args.files:
         for case in records(path):
             answers = set(points(case["answers"]))
@@ -104,6 +121,10 @@ def main():
             # `avoid` cases also list moves judged to lose; any other miss is unjudged
             loses = move in set(points(case.get("losing")))
             g[2] += loses
+            if "ply" in case:
+                b = by_ply[next(lo for lo in PLY_BUCKETS[::-1] if case["ply"] >= lo)]
+                b[0] += 1
+                b[1] += ok
             if args.verbose or not ok:
                 note = " (judged to lose)" if loses else ""
                 print(f"{case['case']:<18} {'ok' if ok else 'MISS':<4} answer {move}{note}",
@@ -115,6 +136,13 @@ def main():
         print(f"{names.get(rule, rule):<9} {kind:<7} {ok:>3}/{n}{judged}")
         total[0] += n
         total[1] += ok
+    if args.by_ply:
+        bounds = PLY_BUCKETS + [None]
+        for lo, hi in zip(bounds, bounds[1:]):
+            if lo in by_ply:
+                n, ok = by_ply[lo]
+                span = f"{lo}-{hi - 1}" if hi else f"{lo}+"
+                print(f"ply {span:<7} {ok:>3}/{n}")
     print(f"solved at {args.turn_ms} ms a move: {total[1]}/{total[0]}")
 
 
