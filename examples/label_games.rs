@@ -2,8 +2,8 @@
 //! can blend search scores into its targets (`fit_cells --blend`) for games that were played
 //! without them.
 //!
-//! cargo run --release --example label_games -- [--nodes N] [--jobs N] --out FILE.rnsp \
-//!     FILE.jsonl|FILE.rnsp...
+//! cargo run --release --example label_games -- [--nodes N] [--jobs N] [--max-stones N] \
+//!     --out FILE.rnsp FILE.jsonl|FILE.rnsp...
 //!
 //! Every position after the opening that the search would evaluate statically (no five to
 //! make or block, no open four that wins outright) is searched with a budget of `--nodes`
@@ -15,6 +15,8 @@
 //! A self-play file (`.rnsp`) as input is relabelled instead: each of its positions is
 //! searched again with the budget (one fresh table per game block) and written with its
 //! game's result, so positions labelled by shallow self-play searches get deeper scores.
+//! `--max-stones N` relabels only the positions with at most N stones (the early game),
+//! keeping each block's game number, so a deep budget goes where it is spent.
 
 #[path = "common/games.rs"]
 #[allow(dead_code)]
@@ -30,11 +32,14 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 
-const USAGE: &str = "usage: label_games [--nodes N] [--jobs N] --out FILE FILE.jsonl|FILE.rnsp...";
+const USAGE: &str =
+    "usage: label_games [--nodes N] [--jobs N] [--max-stones N] --out FILE FILE.jsonl|FILE.rnsp...";
 
 struct Options {
     nodes: u64,
     jobs: usize,
+    /// Self-play positions with more stones than this are left out.
+    max_stones: usize,
     out: PathBuf,
     files: Vec<String>,
 }
@@ -43,6 +48,7 @@ fn options() -> Result<Options> {
     let mut o = Options {
         nodes: 5_000,
         jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        max_stones: usize::MAX,
         out: PathBuf::new(),
         files: Vec::new(),
     };
@@ -52,6 +58,9 @@ fn options() -> Result<Options> {
         match a.as_str() {
             "--nodes" => o.nodes = value("--nodes")?.parse().context("--nodes")?,
             "--jobs" => o.jobs = value("--jobs")?.parse().context("--jobs")?,
+            "--max-stones" => {
+                o.max_stones = value("--max-stones")?.parse().context("--max-stones")?
+            }
             "--out" => o.out = value("--out")?.into(),
             "-h" | "--help" => {
                 println!("{USAGE}");
@@ -143,13 +152,15 @@ fn relabel(engine: &mut Engine, block: &[Record], nodes: u64) -> Result<Vec<Reco
     Ok(out)
 }
 
-/// Every input file's jobs, in order.
-fn read_jobs(files: &[String]) -> Result<Vec<Job>> {
+/// Every input file's jobs, in order; self-play blocks keep only their positions with at
+/// most `max_stones` stones (a block may end up empty: it still counts as a game).
+fn read_jobs(files: &[String], max_stones: usize) -> Result<Vec<Job>> {
     let mut jobs = Vec::new();
     for (file_no, file) in files.iter().enumerate() {
         if file.ends_with(".rnsp") {
             selfplay::read_blocks(std::path::Path::new(file), |_, block| {
-                jobs.push(Job::Block(block.to_vec()))
+                let early = block.iter().filter(|r| r.stones.len() <= max_stones);
+                jobs.push(Job::Block(early.cloned().collect()))
             })
             .with_context(|| format!("reading {file}"))?;
             continue;
@@ -168,7 +179,7 @@ fn read_jobs(files: &[String]) -> Result<Vec<Job>> {
 
 fn main() -> Result<()> {
     let o = options()?;
-    let jobs = Arc::new(read_jobs(&o.files)?);
+    let jobs = Arc::new(read_jobs(&o.files, o.max_stones)?);
     let (mut file, contents) = selfplay::open(&o.out)?;
     let done = Arc::new(contents.games);
     let next = Arc::new(AtomicUsize::new(0));
