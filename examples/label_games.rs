@@ -15,8 +15,9 @@
 //! A self-play file (`.rnsp`) as input is relabelled instead: each of its positions is
 //! searched again with the budget (one fresh table per game block) and written with its
 //! game's result, so positions labelled by shallow self-play searches get deeper scores.
-//! `--max-stones N` relabels only the positions with at most N stones (the early game),
-//! keeping each block's game number, so a deep budget goes where it is spent.
+//! `--max-stones N` labels only the positions with at most N stones (the early game), in
+//! game records and self-play files alike, keeping each block's game number, so a deep
+//! budget goes where it is spent.
 
 #[path = "common/games.rs"]
 #[allow(dead_code)]
@@ -38,7 +39,7 @@ const USAGE: &str =
 struct Options {
     nodes: u64,
     jobs: usize,
-    /// Self-play positions with more stones than this are left out.
+    /// Positions with more stones than this are left out.
     max_stones: usize,
     out: PathBuf,
     files: Vec<String>,
@@ -83,14 +84,14 @@ fn search_score(engine: &mut Engine, nodes: u64) -> Option<i16> {
     (!is_mate_score(r.score)).then(|| r.score.clamp(i16::MIN as i32, i16::MAX as i32) as i16)
 }
 
-/// The labelled positions of one game.
-fn label(engine: &mut Engine, game: &Game, nodes: u64) -> Result<Vec<Record>> {
+/// The labelled positions of one game (those with at most `max_stones` stones).
+fn label(engine: &mut Engine, game: &Game, nodes: u64, max_stones: usize) -> Result<Vec<Record>> {
     engine.new_game(game.size, game.size, game.rule);
     engine.clear_hash();
     let mut out = Vec::new();
     for (ply, &(x, y)) in game.moves.iter().enumerate() {
         let b = engine.board();
-        if ply >= game.opening_plies && !is_decided(b, false) {
+        if ply >= game.opening_plies && ply <= max_stones && !is_decided(b, false) {
             let side = b.side();
             let stones: Vec<(Pos, Color)> = b.history().to_vec();
             let black = game.black_score;
@@ -191,7 +192,7 @@ fn main() -> Result<()> {
             Arc::clone(&next),
             tx.clone(),
         );
-        let nodes = o.nodes;
+        let (nodes, max_stones) = (o.nodes, o.max_stones);
         std::thread::spawn(move || {
             let mut engine = Engine::new();
             engine.set_table_bytes(16 << 20);
@@ -202,7 +203,7 @@ fn main() -> Result<()> {
                     continue;
                 }
                 let r = match job {
-                    Job::Game(g) => label(&mut engine, g, nodes),
+                    Job::Game(g) => label(&mut engine, g, nodes, max_stones),
                     Job::Block(b) => relabel(&mut engine, b, nodes),
                 }
                 .map(|v| (i as u32, v));
