@@ -16,8 +16,9 @@
 //! searched again with the budget (one fresh table per game block) and written with its
 //! game's result, so positions labelled by shallow self-play searches get deeper scores.
 //! `--max-stones N` labels only the positions with at most N stones (the early game), in
-//! game records and self-play files alike, keeping each block's game number, so a deep
-//! budget goes where it is spent.
+//! game records and self-play files alike, so a deep budget goes where it is spent. Output
+//! blocks are numbered by their input's place (not the input's own game numbers, and written
+//! out of order with several jobs), the same with the filter as without it.
 
 #[path = "common/games.rs"]
 #[allow(dead_code)]
