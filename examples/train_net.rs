@@ -39,8 +39,8 @@ use positions::read_positions;
 
 const USAGE: &str =
     "usage: train_net --rule R [--also-rule R]... [--epochs N] [--lr X] [--lr-values X] [--l2 X]
-                 [--batch N] [--blend X] [--seed N] [--init FILE] [--decisive] [--out FILE]
-                 FILE.jsonl|FILE.rnsp...
+                 [--batch N] [--blend X] [--td-lambda L] [--seed N] [--init FILE] [--decisive]
+                 [--out FILE] FILE.jsonl|FILE.rnsp...
   --rule R     freestyle, standard, renju, caro or caro-exact
   --also-rule R  train on this rule's games too, set up on boards of --rule (validation
                stays --rule's own games)
@@ -53,6 +53,11 @@ const USAGE: &str =
                towards 0: X * sum((w - w0) / K)^2 (default 1e-4)
   --batch N    positions per step (default 512)
   --blend X    self-play files: target (1 - X) * result + X * sigmoid(score / K) (default 0.5)
+  --td-lambda L  self-play files: the search's score of a position is replaced by the
+               TD(lambda) return over the game's later positions (each scored by its own
+               search, read from this side): (1 - L) * sigmoid(score / K) + L * (the next
+               position's return), the game's result after its last position. 0 is the
+               score itself; larger L looks further down the game the searches played
   --seed N     the train/validation split and the layer's random start (default 0)
   --init FILE  start from these weights (a network file, e.g. another rule's) instead of
                the classical evaluation, and pull every weight towards them; the file
@@ -77,6 +82,8 @@ struct Options {
     init: Option<String>,
     /// Leave out the positions of drawn games.
     decisive: bool,
+    /// Search scores as TD(lambda) returns over each game's later positions.
+    td_lambda: Option<f64>,
     files: Vec<String>,
 }
 
@@ -94,6 +101,7 @@ fn parse_options() -> Result<Options> {
         out: None,
         init: None,
         decisive: false,
+        td_lambda: None,
         files: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
@@ -112,6 +120,13 @@ fn parse_options() -> Result<Options> {
             "--out" => o.out = Some(value("--out")?),
             "--init" => o.init = Some(value("--init")?),
             "--decisive" => o.decisive = true,
+            "--td-lambda" => {
+                let l: f64 = value("--td-lambda")?.parse().context("--td-lambda")?;
+                if !(0.0..=1.0).contains(&l) {
+                    bail!("--td-lambda takes a value from 0 to 1");
+                }
+                o.td_lambda = Some(l);
+            }
             "-h" | "--help" => {
                 println!("{USAGE}");
                 std::process::exit(0);
@@ -137,6 +152,10 @@ struct Sample {
     search: Option<f32>,
     y: f32,
     validation: bool,
+    /// The game, its stones and the side to move (0 black): for TD(lambda) returns.
+    game: u64,
+    stones: u16,
+    side: u8,
 }
 
 /// Codes up to this one have no line above one stone: frozen (see the header).
@@ -179,6 +198,9 @@ fn sample(
         search: search.map(|s| s as f32),
         y: result as f32,
         validation: v,
+        game: 0,
+        stones: 0,
+        side: me.index() as u8,
     }
 }
 
@@ -421,6 +443,42 @@ fn train(m: &mut Model, start: &Model, train: &[&Sample], valid: &[&Sample], k: 
     }
 }
 
+/// Each scored sample's TD(lambda) return, for its side to move: within a game (its samples
+/// come together), from the last position back, `G = (1 - l) * sigmoid(score / k) + l * G'`,
+/// where `G'` is the next position's return read from this side, and the game's result
+/// after the last. Samples without a score get `None`.
+fn td_returns(samples: &[Sample], k: f64, l: f64) -> Vec<Option<f64>> {
+    let mut out = vec![None; samples.len()];
+    let mut start = 0;
+    while start < samples.len() {
+        let game = samples[start].game;
+        let end = start
+            + samples[start..]
+                .iter()
+                .take_while(|s| s.game == game)
+                .count();
+        let mut order: Vec<usize> = (start..end)
+            .filter(|&i| samples[i].search.is_some())
+            .collect();
+        order.sort_by_key(|&i| samples[i].stones);
+        // (the return after this position, whose side it is for)
+        let mut next: Option<(f64, u8)> = None;
+        for &i in order.iter().rev() {
+            let s = &samples[i];
+            let later = match next {
+                Some((g, side)) if side == s.side => g,
+                Some((g, _)) => 1.0 - g,
+                None => s.result as f64,
+            };
+            let g = (1.0 - l) * sigmoid(s.search.unwrap_or(0.0) as f64 / k) + l * later;
+            out[i] = Some(g);
+            next = Some((g, s.side));
+        }
+        start = end;
+    }
+    out
+}
+
 fn main() -> Result<()> {
     let o = parse_options()?;
     let (start_weights, start) = match &o.init {
@@ -443,7 +501,8 @@ fn main() -> Result<()> {
         if o.decisive && p.result == 0.5 {
             return;
         }
-        let s = sample(p.board, &start_weights, p.result, p.search, p.validation);
+        let mut s = sample(p.board, &start_weights, p.result, p.search, p.validation);
+        (s.game, s.stones) = (p.game, p.stones as u16);
         // a classical start is the classical evaluation: each sample must give its value
         let v = start.forward(&s).value.round() as i32;
         differ += usize::from(
@@ -457,9 +516,16 @@ fn main() -> Result<()> {
     // the start's value: the classical evaluation, or the --init network
     let start_value = |s: &Sample| start.forward(s).value as f64;
     let k0 = fit_k(&samples.iter().collect::<Vec<_>>(), start_value);
-    for s in &mut samples {
-        if let Some(score) = s.search {
-            s.y = ((1.0 - o.blend) * s.result as f64 + o.blend * sigmoid(score as f64 / k0)) as f32;
+    let scored = match o.td_lambda {
+        Some(l) => td_returns(&samples, k0, l),
+        None => samples
+            .iter()
+            .map(|s| s.search.map(|v| sigmoid(v as f64 / k0)))
+            .collect(),
+    };
+    for (s, p) in samples.iter_mut().zip(scored) {
+        if let Some(p) = p {
+            s.y = ((1.0 - o.blend) * s.result as f64 + o.blend * p) as f32;
         }
     }
     let (valid, train_set): (Vec<&Sample>, Vec<&Sample>) =

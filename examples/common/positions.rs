@@ -17,6 +17,12 @@ pub struct Position<'a> {
     /// The search's score, when the data has one (self-play files).
     pub search: Option<f64>,
     pub validation: bool,
+    /// Which game the position comes from (unique over the files read), and its stones:
+    /// a game's positions come one after another, in playing order. (Read by `train_net`.)
+    #[allow(dead_code)]
+    pub game: u64,
+    #[allow(dead_code)]
+    pub stones: usize,
 }
 
 /// Hands every position of `rule` in `files` (referee `.jsonl` records after their opening,
@@ -41,6 +47,11 @@ pub fn read_positions(
     Ok(())
 }
 
+/// A number for game `n` (block number or line) of file `file_no` read as `source`'s.
+fn game_key(source: Rule, file_no: usize, n: usize) -> u64 {
+    (source.info_code() as u64) << 56 | (file_no as u64) << 32 | n as u64
+}
+
 fn read_source(
     files: &[String],
     source: Rule,
@@ -55,25 +66,30 @@ fn read_source(
             .unwrap_or(false)
         {
             let before = positions;
-            selfplay::read_file(Path::new(file), |r| {
-                if r.rule != source {
-                    return;
+            selfplay::read_blocks(Path::new(file), |game_no, block| {
+                for r in block {
+                    if r.rule != source {
+                        continue;
+                    }
+                    let board = Record { rule, ..r.clone() }.board_with(Classical::new(rule));
+                    if is_decided(&board, false) {
+                        continue;
+                    }
+                    let opening = r.stones.iter().take(4).fold(0u64, |h, &(p, c)| {
+                        splitmix64(h ^ ((p.index() as u64) << 1 | c.index() as u64))
+                    });
+                    let validation =
+                        source == rule && splitmix64(opening ^ splitmix64(seed)) % 10 == 0;
+                    positions += 1;
+                    take(Position {
+                        board: &board,
+                        result: (r.result as f64 + 1.0) / 2.0,
+                        search: Some(r.score as f64),
+                        validation,
+                        game: game_key(source, file_no, game_no as usize),
+                        stones: r.stones.len(),
+                    });
                 }
-                let board = Record { rule, ..r.clone() }.board_with(Classical::new(rule));
-                if is_decided(&board, false) {
-                    return;
-                }
-                let opening = r.stones.iter().take(4).fold(0u64, |h, &(p, c)| {
-                    splitmix64(h ^ ((p.index() as u64) << 1 | c.index() as u64))
-                });
-                let validation = source == rule && splitmix64(opening ^ splitmix64(seed)) % 10 == 0;
-                positions += 1;
-                take(Position {
-                    board: &board,
-                    result: (r.result as f64 + 1.0) / 2.0,
-                    search: Some(r.score as f64),
-                    validation,
-                });
             })
             .with_context(|| format!("reading {file}"))?;
             println!("{file}: {} positions of {source:?}", positions - before);
@@ -108,6 +124,8 @@ fn read_source(
                         result,
                         search: None,
                         validation,
+                        game: game_key(source, file_no, line_no),
+                        stones: ply,
                     });
                 }
                 board.make(Pos::new(x, y));
