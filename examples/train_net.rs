@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! cargo run --release --example train_net -- --rule freestyle [--also-rule R]... [--epochs N] \
-//!     [--lr X] [--lr-values X] [--l2 X] [--batch N] [--blend X] [--seed N] [--out FILE] \
+//!     [--lr X] [--lr-values X] [--l2 X] [--batch N] [--blend X] [--td-lambda L] [--seed N] \
+//!     [--out FILE] \
 //!     FILE.jsonl|FILE.rnsp...
 //! ```
 //!
