@@ -68,10 +68,15 @@ impl<A: Accumulator> Board<A> {
             return Err("near counts differ".into());
         }
         let mut hash = 0;
+        let mut colour_hash = [0; 2];
         for &(p, c) in &self.moves {
             if !p.is_none() {
                 hash ^= zobrist().stones[p.index()][c.index()];
+                colour_hash[c.index()] ^= zobrist().stones[p.index()][c.index()];
             }
+        }
+        if colour_hash != self.colour_hash {
+            return Err("colour hashes differ".into());
         }
         if self.side == Color::White {
             hash ^= zobrist().side;

@@ -119,6 +119,8 @@ pub struct Board<A: Accumulator = Shipped> {
     fouls: u16,
     acc: A,
     hash: u64,
+    /// Each colour's stones alone, hashed (keys of the search's evaluation corrections).
+    colour_hash: [u64; 2],
     side: Color,
     moves: Vec<(Pos, Color)>,
     states: Vec<State<A::Saved>>,
@@ -176,6 +178,7 @@ impl<A: Accumulator> Board<A> {
             fouls: 0,
             acc,
             hash: 0,
+            colour_hash: [0; 2],
             side: Color::Black,
             moves: Vec::with_capacity(width * height),
             states: Vec::with_capacity(width * height),
@@ -206,6 +209,12 @@ impl<A: Accumulator> Board<A> {
     }
     pub fn hash(&self) -> u64 {
         self.hash
+    }
+
+    /// The Zobrist hash of colour `c`'s stones alone (no side to move, no other stones).
+    #[inline]
+    pub fn colour_hash(&self, c: Color) -> u64 {
+        self.colour_hash[c.index()]
     }
     /// Stones on the board.
     pub fn stone_count(&self) -> usize {
@@ -395,6 +404,7 @@ impl<A: Accumulator> Board<A> {
         self.moves.push((p, c));
         let z = zobrist();
         self.hash ^= z.stones[p.index()][c.index()];
+        self.colour_hash[c.index()] ^= z.stones[p.index()][c.index()];
         if self.side != c.opponent() {
             self.hash ^= z.side;
         }
@@ -505,6 +515,7 @@ impl<A: Accumulator> Board<A> {
             }
             self.grid.cells[p.index()] = EMPTY;
             self.stones -= 1;
+            self.colour_hash[c.index()] ^= zobrist().stones[p.index()][c.index()];
         }
         while self.log.len() > st.log_len {
             let (q, info) = self.log.pop().expect("log entry");

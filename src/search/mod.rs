@@ -208,6 +208,7 @@ struct Worker<'a, E: Evaluator = Classical> {
     history: &'a mut [[i32; 2]],
     vcf_cache: &'a mut [u64],
     vct_cache: &'a mut [u64],
+    correction: &'a mut [i32],
     limits: Limits,
     /// Polled with the clock: the stop flag and late time limits.
     control: &'a SearchControl,
@@ -271,6 +272,14 @@ fn by_pick_order(a: &Scored, b: &Scored) -> std::cmp::Ordering {
 /// picking one by one is quadratic (it was half the move loop's time).
 const PICK_BEFORE_SORT: usize = 3;
 
+/// Evaluation corrections (Stockfish's correction history, keyed by each colour's stones):
+/// entries per table, tables (two keys by two sides to move), the fixed-point unit of an
+/// entry, and the most one search's difference counts.
+const CORRECTION_SIZE: usize = 1 << 14;
+const CORRECTION_TABLES: usize = 4;
+const CORRECTION_UNIT: i32 = 16;
+const CORRECTION_MAX: Score = 400;
+
 /// The moves a node generates. Facing an open-four threat (the opponent's open three, or
 /// a cell giving it two fours): our fours and the cells on its four lines; everything else
 /// loses to the threat. (The same restriction facing a four-three or double-three threat,
@@ -310,6 +319,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             history: &mut tables.history,
             vcf_cache: &mut tables.vcf_cache,
             vct_cache: &mut tables.vct_cache,
+            correction: &mut tables.correction,
             limits: *limits,
             control: shared.control,
             time_version: 0,
@@ -449,6 +459,41 @@ impl<E: Evaluator> Worker<'_, E> {
             Focus::OpenFour
         } else {
             Focus::All
+        }
+    }
+
+    /// The slots of the evaluation corrections for the position: one keyed by the side to
+    /// move's stones, one by the opponent's, each apart for either side to move.
+    #[inline]
+    fn correction_slots(&self) -> [usize; 2] {
+        let me = self.board.side();
+        let mask = CORRECTION_SIZE as u64 - 1;
+        let slot = |table: usize, c: Color| {
+            (table * 2 + me.index()) * CORRECTION_SIZE + (self.board.colour_hash(c) & mask) as usize
+        };
+        [slot(0, me), slot(1, me.opponent())]
+    }
+
+    /// What the searches below this position's stones have found the static value to be off
+    /// by, on average (`Params::corr_weight` per cent of it).
+    #[inline]
+    fn eval_correction(&self) -> Score {
+        if self.params.corr_weight == 0 {
+            return 0;
+        }
+        let [a, b] = self.correction_slots();
+        (self.correction[a] + self.correction[b]) * self.params.corr_weight
+            / (2 * CORRECTION_UNIT * 100)
+    }
+
+    /// Moves the position's corrections towards `diff`, the search's value less the raw
+    /// static value, by more for a deeper search.
+    fn update_correction(&mut self, diff: Score, depth: Depth) {
+        let target = diff.clamp(-CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_UNIT;
+        let weight = (depth / ONE_PLY + 1).clamp(1, 16);
+        for i in self.correction_slots() {
+            let e = &mut self.correction[i];
+            *e += (target - *e) * weight / 256;
         }
     }
 

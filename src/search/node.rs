@@ -108,9 +108,14 @@ impl<E: Evaluator> Worker<'_, E> {
         // (The table's score in place of this where its bound says the static value is too
         // low or too high, as Stockfish refines its eval, played +2 [-20, +24]: 500 games,
         // freestyle, 100 ms a move.)
-        let static_eval = match hit {
+        let raw_eval = match hit {
             Some(h) => h.eval,
             None => self.static_value(),
+        };
+        let static_eval = if is_mate_score(raw_eval) {
+            raw_eval
+        } else {
+            (raw_eval + self.eval_correction()).clamp(-WIN_MIN + 1, WIN_MIN - 1)
         };
         let threatened = !forced.is_none() || defend_only;
         self.evals[ply] = if threatened { NO_EVAL } else { static_eval };
@@ -165,7 +170,20 @@ impl<E: Evaluator> Worker<'_, E> {
             Bound::Upper
         };
         self.tt
-            .store(key, ply, best_move, best, static_eval, depth, bound);
+            .store(key, ply, best_move, best, raw_eval, depth, bound);
+        // What the search found the static value off by, where that is about the position
+        // and not a forcing line: no threat to answer, no four played, a bound that says
+        // which side of the static value the truth is on.
+        if !threatened
+            && !exact
+            && !is_mate_score(best)
+            && !is_mate_score(raw_eval)
+            && (best_move.is_none() || self.board.threat(me, best_move) < Threat::Block4)
+            && !(bound == Bound::Lower && best <= static_eval)
+            && !(bound == Bound::Upper && best >= static_eval)
+        {
+            self.update_correction(best - raw_eval, depth);
+        }
         best
     }
 

@@ -31,6 +31,8 @@ pub(super) struct ThreadTables {
     pub(super) history: Vec<[i32; 2]>,
     pub(super) vcf_cache: Vec<u64>,
     pub(super) vct_cache: Vec<u64>,
+    /// Corrections of the static evaluation ([`super::CORRECTION_TABLES`] tables).
+    pub(super) correction: Vec<i32>,
 }
 
 impl ThreadTables {
@@ -39,6 +41,7 @@ impl ThreadTables {
             history: vec![[0; 2]; GRID_CELLS],
             vcf_cache: vec![0; 1 << 16],
             vct_cache: vec![0; 1 << 18],
+            correction: vec![0; super::CORRECTION_TABLES * super::CORRECTION_SIZE],
         }
     }
 
@@ -46,6 +49,7 @@ impl ThreadTables {
         self.history.iter_mut().for_each(|h| *h = [0; 2]);
         self.vcf_cache.fill(0);
         self.vct_cache.fill(0);
+        self.correction.fill(0);
     }
 }
 

@@ -405,3 +405,46 @@ fn sees_black_short_of_cells_before_the_exact_end() {
     let r = best(&b, 8);
     assert!(r.score <= -500, "{r:?}");
 }
+
+/// The evaluation corrections: a verdict the searches keep giving moves the position's
+/// correction towards it, capped; the other side to move has tables of its own; a new game
+/// forgets them.
+#[test]
+fn corrections_follow_the_search() {
+    let b = Board::from_diagram(
+        "
+        . . . . . . . . .
+        . . . x . . . . .
+        . . . o x o . . .
+        . . . . x . . . .
+        . . . . . o . . .",
+        Rule::Freestyle,
+    );
+    let mut s = Searcher::new(0);
+    let limits = Limits::default();
+    let control = SearchControl::default();
+    s.with_worker(&b, &limits, &control, |w| {
+        assert_eq!(w.eval_correction(), 0);
+        for _ in 0..300 {
+            w.update_correction(300, 8 * ONE_PLY);
+        }
+        let c = w.eval_correction();
+        assert!((290..=300).contains(&c), "{c}");
+        for _ in 0..300 {
+            w.update_correction(5_000, 8 * ONE_PLY);
+        }
+        let c = w.eval_correction();
+        assert!((CORRECTION_MAX - 10..=CORRECTION_MAX).contains(&c), "{c}");
+        // the same stones with the other side to move
+        w.board.pass();
+        assert_eq!(w.eval_correction(), 0);
+    });
+    // kept across searches, forgotten by a new game
+    let kept = s.with_worker(&b, &limits, &control, |w| w.eval_correction());
+    assert!(kept > 0);
+    s.clear();
+    assert_eq!(
+        s.with_worker(&b, &limits, &control, |w| w.eval_correction()),
+        0
+    );
+}
