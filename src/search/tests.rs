@@ -299,11 +299,9 @@ fn the_search_reads_the_evaluation_at_its_rules_share() {
     }
 }
 
-/// A tuner's values reach the search: the rule's own values given explicitly search the
-/// same tree as none, and another share of the evaluation is what the workers read.
-#[test]
-fn a_tuners_params_reach_the_search() {
-    let b = Board::from_diagram(
+/// A quiet freestyle middle-game position with no threat on the board.
+fn quiet_position() -> Board {
+    Board::from_diagram(
         "
         . . . . . . . . .
         . . . x . . . . .
@@ -311,7 +309,14 @@ fn a_tuners_params_reach_the_search() {
         . . . . x . . . .
         . . . . . o . . .",
         Rule::Freestyle,
-    );
+    )
+}
+
+/// A tuner's values reach the search: the rule's own values given explicitly search the
+/// same tree as none, and another share of the evaluation is what the workers read.
+#[test]
+fn a_tuners_params_reach_the_search() {
+    let b = quiet_position();
     let limits = Limits {
         depth: Some(6),
         ..Limits::default()
@@ -411,15 +416,7 @@ fn sees_black_short_of_cells_before_the_exact_end() {
 /// forgets them.
 #[test]
 fn corrections_follow_the_search() {
-    let b = Board::from_diagram(
-        "
-        . . . . . . . . .
-        . . . x . . . . .
-        . . . o x o . . .
-        . . . . x . . . .
-        . . . . . o . . .",
-        Rule::Freestyle,
-    );
+    let b = quiet_position();
     let mut s = Searcher::new(0);
     let limits = Limits::default();
     let control = SearchControl::default();
