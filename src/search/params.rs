@@ -66,8 +66,8 @@ pub struct Params {
     /// eval_correction`) the static value takes, per cent (0: none). Freestyle 15×15 on the
     /// level openings, against 0 (session 29, 400 games each, pentanomial 95 %): +23 [-6,
     /// +53] at 40,000 nodes a move, +10 [-19, +39] and +23 [-8, +53] at 200 ms. Renju at
-    /// 40,000 nodes -10 [-42, +23], standard +36 [+4, +68]: the other rules keep 0 until a
-    /// match at the clock says otherwise.
+    /// 40,000 nodes -10 [-42, +23]; standard +36 [+4, +68] at 40,000 nodes but +5 [-23, +34]
+    /// at 200 ms: the other rules keep 0.
     pub corr_weight: Score,
 }
 
