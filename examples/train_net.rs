@@ -21,7 +21,6 @@
 //! See `scripts/tune/README.md`.
 
 use anyhow::{bail, Context, Result};
-use rensa::board::{Board, Classical};
 use rensa::cells::{code_index, BUCKETS, CODES};
 use rensa::eval::net::{NetWeights, HIDDEN, LIN_TO_MOVE, LIN_WAITING};
 use rensa::eval::{evaluate, threat_bucket, WIN_MIN};
@@ -164,13 +163,8 @@ fn frozen_code(code: usize) -> bool {
     code <= code_index([Pattern::Flex1; 4])
 }
 
-fn sample(
-    board: &Board<Classical>,
-    start: &NetWeights,
-    result: f64,
-    search: Option<f64>,
-    v: bool,
-) -> Sample {
+fn sample(pos: &positions::Position, start: &NetWeights) -> Sample {
+    let board = pos.board;
     let me = board.side();
     let mut rows: [std::collections::BTreeMap<u32, f32>; 2] = Default::default();
     let mut frozen = 0i32;
@@ -195,12 +189,12 @@ fn sample(
         rows: rows.map(|m| m.into_iter().collect()),
         frozen: frozen as f32,
         bucket: (threat_bucket(board, me) * BUCKETS + threat_bucket(board, me.opponent())) as u16,
-        result: result as f32,
-        search: search.map(|s| s as f32),
-        y: result as f32,
-        validation: v,
-        game: 0,
-        stones: 0,
+        result: pos.result as f32,
+        search: pos.search.map(|s| s as f32),
+        y: pos.result as f32,
+        validation: pos.validation,
+        game: pos.game,
+        stones: pos.stones as u16,
         side: me.index() as u8,
     }
 }
@@ -449,33 +443,27 @@ fn train(m: &mut Model, start: &Model, train: &[&Sample], valid: &[&Sample], k: 
 /// where `G'` is the next position's return read from this side, and the game's result
 /// after the last. Samples without a score get `None`.
 fn td_returns(samples: &[Sample], k: f64, l: f64) -> Vec<Option<f64>> {
-    let mut out = vec![None; samples.len()];
-    let mut start = 0;
-    while start < samples.len() {
-        let game = samples[start].game;
-        let end = start
-            + samples[start..]
-                .iter()
-                .take_while(|s| s.game == game)
-                .count();
-        let mut order: Vec<usize> = (start..end)
-            .filter(|&i| samples[i].search.is_some())
+    let mut out = Vec::with_capacity(samples.len());
+    for game in samples.chunk_by(|a, b| a.game == b.game) {
+        let mut returns = vec![None; game.len()];
+        let mut order: Vec<usize> = (0..game.len())
+            .filter(|&i| game[i].search.is_some())
             .collect();
-        order.sort_by_key(|&i| samples[i].stones);
+        order.sort_by_key(|&i| game[i].stones);
         // (the return after this position, whose side it is for)
         let mut next: Option<(f64, u8)> = None;
         for &i in order.iter().rev() {
-            let s = &samples[i];
+            let s = &game[i];
             let later = match next {
                 Some((g, side)) if side == s.side => g,
                 Some((g, _)) => 1.0 - g,
                 None => s.result as f64,
             };
             let g = (1.0 - l) * sigmoid(s.search.unwrap_or(0.0) as f64 / k) + l * later;
-            out[i] = Some(g);
+            returns[i] = Some(g);
             next = Some((g, s.side));
         }
-        start = end;
+        out.extend(returns);
     }
     out
 }
@@ -502,8 +490,7 @@ fn main() -> Result<()> {
         if o.decisive && p.result == 0.5 {
             return;
         }
-        let mut s = sample(p.board, &start_weights, p.result, p.search, p.validation);
-        (s.game, s.stones) = (p.game, p.stones as u16);
+        let s = sample(&p, &start_weights);
         // a classical start is the classical evaluation: each sample must give its value
         let v = start.forward(&s).value.round() as i32;
         differ += usize::from(

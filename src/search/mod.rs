@@ -486,6 +486,16 @@ impl<E: Evaluator> Worker<'_, E> {
             / (2 * CORRECTION_UNIT * 100)
     }
 
+    /// `raw`, a static value, with the position's correction (a mate score stays as it is).
+    #[inline]
+    fn corrected(&self, raw: Score) -> Score {
+        if is_mate_score(raw) {
+            raw
+        } else {
+            (raw + self.eval_correction()).clamp(-eval::WIN_MIN + 1, eval::WIN_MIN - 1)
+        }
+    }
+
     /// Moves the position's corrections towards `diff`, the search's value less the raw
     /// static value, by more for a deeper search.
     fn update_correction(&mut self, diff: Score, depth: Depth) {

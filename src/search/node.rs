@@ -112,11 +112,7 @@ impl<E: Evaluator> Worker<'_, E> {
             Some(h) => h.eval,
             None => self.static_value(),
         };
-        let static_eval = if is_mate_score(raw_eval) {
-            raw_eval
-        } else {
-            (raw_eval + self.eval_correction()).clamp(-WIN_MIN + 1, WIN_MIN - 1)
-        };
+        let static_eval = self.corrected(raw_eval);
         let threatened = !forced.is_none() || defend_only;
         self.evals[ply] = if threatened { NO_EVAL } else { static_eval };
         let improving = ply >= 2

@@ -9,7 +9,7 @@
 
 use super::{Depth, Worker, ONE_PLY};
 use crate::board::{Pos, DIR_OFFSETS, STRIDE};
-use crate::eval::{self, Evaluator, Score};
+use crate::eval::{Evaluator, Score};
 use crate::pattern::Threat;
 
 /// Levels below the horizon at which any four may be played.
@@ -56,11 +56,7 @@ impl<E: Evaluator> Worker<'_, E> {
         ply: usize,
     ) -> Score {
         let stand = self.static_value();
-        let stand = if eval::is_mate_score(stand) {
-            stand
-        } else {
-            (stand + self.eval_correction()).clamp(-eval::WIN_MIN + 1, eval::WIN_MIN - 1)
-        };
+        let stand = self.corrected(stand);
         let level = -depth / ONE_PLY;
         if self.caro || stand >= beta || level >= MAX_LEVELS || ply + 4 >= super::MAX_PLY {
             return stand;
