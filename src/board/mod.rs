@@ -216,32 +216,6 @@ impl<A: Accumulator> Board<A> {
     pub fn colour_hash(&self, c: Color) -> u64 {
         self.colour_hash[c.index()]
     }
-    /// The stones and walls within two cells of `p` (a 5×5 window, two bits a cell, row by
-    /// row): a key for what surrounds a cell, wherever on the board it is.
-    #[inline]
-    pub fn window_key(&self, p: Pos) -> u64 {
-        let cells = &self.grid.cells;
-        let mut key = 0u64;
-        for dy in 0..5 {
-            let row = p.index() + dy * STRIDE - 2 * STRIDE - 2;
-            for &c in &cells[row..row + 5] {
-                key = key << 2 | u64::from(c);
-            }
-        }
-        key
-    }
-    /// How many cells hold each threat class from an open two to an open four, for either
-    /// colour, each count capped at 3 (two bits a class): a coarse key for who threatens what.
-    #[inline]
-    pub fn threat_key(&self) -> u64 {
-        let mut key = 0u64;
-        for counts in &self.counts {
-            for &n in &counts[Threat::Flex2 as usize..=Threat::Flex4 as usize] {
-                key = key << 2 | u64::from(n.min(3));
-            }
-        }
-        key
-    }
     /// Stones on the board.
     pub fn stone_count(&self) -> usize {
         self.stones

@@ -275,10 +275,8 @@ const PICK_BEFORE_SORT: usize = 3;
 /// Evaluation corrections (Stockfish's correction history, keyed by each colour's stones):
 /// entries per table, tables (two keys by two sides to move), the fixed-point unit of an
 /// entry, and the most one search's difference counts.
-const CORRECTION_BITS: u32 = 14;
-const CORRECTION_SIZE: usize = 1 << CORRECTION_BITS;
-const CORRECTION_KEYS: usize = 4;
-const CORRECTION_TABLES: usize = 2 * CORRECTION_KEYS;
+const CORRECTION_SIZE: usize = 1 << 14;
+const CORRECTION_TABLES: usize = 4;
 const CORRECTION_UNIT: i32 = 16;
 const CORRECTION_MAX: Score = 400;
 
@@ -464,54 +462,28 @@ impl<E: Evaluator> Worker<'_, E> {
         }
     }
 
-    /// The slots of the evaluation corrections for the position, each apart for either side
-    /// to move: keyed by the side to move's stones, by the opponent's, by the stones around
-    /// the last move and by both sides' threat counts; with their weights, per cent (the
-    /// stones' are 100; a key of weight 0 is neither read nor kept).
+    /// The slots of the evaluation corrections for the position: one keyed by the side to
+    /// move's stones, one by the opponent's, each apart for either side to move.
     #[inline]
-    fn correction_slots(&self) -> [(usize, i64); CORRECTION_KEYS] {
+    fn correction_slots(&self) -> [usize; 2] {
         let me = self.board.side();
         let mask = CORRECTION_SIZE as u64 - 1;
-        let slot = |table: usize, h: u64, weight: Score| {
-            let i = (table * 2 + me.index()) * CORRECTION_SIZE + (h & mask) as usize;
-            (i, i64::from(weight.max(0)))
+        let slot = |table: usize, c: Color| {
+            (table * 2 + me.index()) * CORRECTION_SIZE + (self.board.colour_hash(c) & mask) as usize
         };
-        // Zobrist hashes are random in every bit; the other keys are folded, mixed, to their
-        // top bits (Fibonacci hashing)
-        let fold = |key: u64| key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CORRECTION_BITS);
-        let local = match self.board.last_move() {
-            Some((p, _)) if self.params.corr_local > 0 && p != Pos::NONE => {
-                fold(self.board.window_key(p))
-            }
-            _ => 0,
-        };
-        let threats = if self.params.corr_threat > 0 {
-            fold(self.board.threat_key())
-        } else {
-            0
-        };
-        [
-            slot(0, self.board.colour_hash(me), 100),
-            slot(1, self.board.colour_hash(me.opponent()), 100),
-            slot(2, local, self.params.corr_local),
-            slot(3, threats, self.params.corr_threat),
-        ]
+        [slot(0, me), slot(1, me.opponent())]
     }
 
-    /// What the searches below positions like this one have found the static value to be
-    /// off by: the weighted mean of its corrections (`Params::corr_weight` per cent of it).
+    /// What the searches below this position's stones have found the static value to be off
+    /// by, on average (`Params::corr_weight` per cent of it).
     #[inline]
     fn eval_correction(&self) -> Score {
         if self.params.corr_weight == 0 {
             return 0;
         }
-        let (mut sum, mut weights) = (0i64, 0i64);
-        for (i, w) in self.correction_slots() {
-            sum += i64::from(self.correction[i]) * w;
-            weights += w;
-        }
-        let den = weights * i64::from(CORRECTION_UNIT) * 100;
-        (sum * i64::from(self.params.corr_weight) / den) as Score
+        let [a, b] = self.correction_slots();
+        (self.correction[a] + self.correction[b]) * self.params.corr_weight
+            / (2 * CORRECTION_UNIT * 100)
     }
 
     /// `raw`, a static value, with the position's correction (a mate score stays as it is).
@@ -527,15 +499,9 @@ impl<E: Evaluator> Worker<'_, E> {
     /// Moves the position's corrections towards `diff`, the search's value less the raw
     /// static value, by more for a deeper search.
     fn update_correction(&mut self, diff: Score, depth: Depth) {
-        if self.params.corr_weight == 0 {
-            return;
-        }
         let target = diff.clamp(-CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_UNIT;
         let weight = (depth / ONE_PLY + 1).clamp(1, 16);
-        for (i, w) in self.correction_slots() {
-            if w == 0 {
-                continue;
-            }
+        for i in self.correction_slots() {
             let e = &mut self.correction[i];
             *e += (target - *e) * weight / 256;
         }

@@ -69,19 +69,13 @@ pub struct Params {
     /// 40,000 nodes -10 [-42, +23]; standard +36 [+4, +68] at 40,000 nodes but +5 [-23, +34]
     /// at 200 ms: the other rules keep 0.
     pub corr_weight: Score,
-    /// How much the correction keyed by the stones around the last move counts, per cent of
-    /// each colour's (0: that table is not kept).
-    pub corr_local: Score,
-    /// How much the correction keyed by both sides' threat counts counts, per cent of each
-    /// colour's stones' (0: that table is not kept).
-    pub corr_threat: Score,
 }
 
 /// A tunable value: its name, and where it sits in [`Params`].
 type Field = (&'static str, fn(&mut Params) -> &mut i32);
 
 /// Every tunable value, by name.
-const FIELDS: [Field; 18] = [
+const FIELDS: [Field; 16] = [
     ("rfp_margin", |p| &mut p.rfp_margin),
     ("razor_margin", |p| &mut p.razor_margin),
     ("futility_margin", |p| &mut p.futility_margin),
@@ -98,8 +92,6 @@ const FIELDS: [Field; 18] = [
     ("iir_nonpv", |p| &mut p.iir_nonpv),
     ("lmr_deeper", |p| &mut p.lmr_deeper),
     ("corr_weight", |p| &mut p.corr_weight),
-    ("corr_local", |p| &mut p.corr_local),
-    ("corr_threat", |p| &mut p.corr_threat),
 ];
 
 impl Params {
@@ -130,8 +122,6 @@ impl Params {
             iir_nonpv: ONE_PLY,
             lmr_deeper: 0,
             corr_weight,
-            corr_local: 0,
-            corr_threat: 0,
         }
     }
 
