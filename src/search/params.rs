@@ -65,9 +65,9 @@ pub struct Params {
     /// How much of the evaluation correction learned during the search (`Worker::
     /// eval_correction`) the static value takes, per cent (0: none). Freestyle 15×15 on the
     /// level openings, against 0 (session 29, 400 games each, pentanomial 95 %): +23 [-6,
-    /// +53] at 40,000 nodes a move, +10 [-19, +39] and +23 [-8, +53] at 200 ms. Renju at
-    /// 40,000 nodes -10 [-42, +23]; standard +36 [+4, +68] at 40,000 nodes but +5 [-23, +34]
-    /// at 200 ms: the other rules keep 0.
+    /// +53] at 40,000 nodes a move, +10 [-19, +39] and +23 [-8, +53] at 200 ms. Standard 15×15:
+    /// +36 [+4, +68] at 40,000 nodes, +5 [-23, +34] and +37 [+5, +69] at 200 ms (session 30).
+    /// Renju -10 [-42, +23] at 40,000 nodes and -8 [-38, +22] at 200 ms: renju and caro keep 0.
     pub corr_weight: Score,
 }
 
@@ -100,7 +100,7 @@ impl Params {
         let (lmr_percent, eval_share, corr_weight) = match rule {
             Rule::Freestyle => (100, 80, 100),
             Rule::Caro | Rule::CaroExact => (100, 100, 0),
-            Rule::Standard => (78, 100, 0),
+            Rule::Standard => (78, 100, 100),
             // Rapfi's 0.75; 1.0 scored +15 twice at equal nodes, then -7 [-29, +15] over 400
             // games at 200 ms a move
             Rule::Renju => (75, 100, 0),
@@ -193,6 +193,7 @@ mod tests {
         assert_eq!(Params::for_rule(Rule::Standard).lmr_percent, 78);
         assert_eq!(Params::for_rule(Rule::Renju).lmr_percent, 75);
         assert_eq!(Params::for_rule(Rule::Freestyle).corr_weight, 100);
+        assert_eq!(Params::for_rule(Rule::Standard).corr_weight, 100);
         assert_eq!(Params::for_rule(Rule::Renju).corr_weight, 0);
     }
 }
