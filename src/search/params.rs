@@ -66,7 +66,7 @@ pub struct Params {
     /// eval_correction`) the static value takes, per cent (0: none). Freestyle 15×15 on the
     /// level openings, against 0 (session 29, 400 games each, pentanomial 95 %): +23 [-6,
     /// +53] at 40,000 nodes a move, +10 [-19, +39] and +23 [-8, +53] at 200 ms. Standard 15×15:
-    /// +36 [+4, +68] at 40,000 nodes, +5 [-23, +34] and +37 [+5, +69] at 200 ms (session 30).
+    /// +36 [+4, +68] at 40,000 nodes, +5 [-23, +34], +37 [+5, +69] and +22 [-8, +51] at 200 ms.
     /// Renju -10 [-42, +23] at 40,000 nodes and -8 [-38, +22] at 200 ms: renju and caro keep 0.
     pub corr_weight: Score,
 }
