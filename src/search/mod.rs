@@ -499,6 +499,10 @@ impl<E: Evaluator> Worker<'_, E> {
     /// Moves the position's corrections towards `diff`, the search's value less the raw
     /// static value, by more for a deeper search.
     fn update_correction(&mut self, diff: Score, depth: Depth) {
+        // a rule that reads no correction need not keep any (renju and caro, every node)
+        if self.params.corr_weight == 0 {
+            return;
+        }
         let target = diff.clamp(-CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_UNIT;
         let weight = (depth / ONE_PLY + 1).clamp(1, 16);
         for i in self.correction_slots() {
