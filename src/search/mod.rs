@@ -3,6 +3,7 @@
 //! solvers at the root. `searcher` holds what lives across moves, `root` the iterative
 //! deepening, `node` the node search, `quiesce` the horizon.
 
+mod cont;
 mod node;
 mod params;
 mod quiesce;
@@ -209,6 +210,8 @@ struct Worker<'a, E: Evaluator = Classical> {
     vcf_cache: &'a mut [u64],
     vct_cache: &'a mut [u64],
     correction: &'a mut [i32],
+    /// Continuation history ([`cont`]).
+    cont: &'a mut [i16],
     limits: Limits,
     /// Polled with the clock: the stop flag and late time limits.
     control: &'a SearchControl,
@@ -320,6 +323,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             vcf_cache: &mut tables.vcf_cache,
             vct_cache: &mut tables.vct_cache,
             correction: &mut tables.correction,
+            cont: &mut tables.cont,
             limits: *limits,
             control: shared.control,
             time_version: 0,
@@ -462,6 +466,17 @@ impl<E: Evaluator> Worker<'_, E> {
         }
     }
 
+    /// The moves the side to move's next move continues (see [`cont`]).
+    #[inline]
+    fn cont_prev(&self) -> cont::Prev {
+        let h = self.board.history();
+        let back = |k: usize| h.len().checked_sub(k).map_or(Pos::NONE, |i| h[i].0);
+        cont::Prev {
+            side: self.board.side().index(),
+            moves: [back(1), back(2)],
+        }
+    }
+
     /// The slots of the evaluation corrections for the position: one keyed by the side to
     /// move's stones, one by the opponent's, each apart for either side to move.
     #[inline]
@@ -543,6 +558,7 @@ impl<E: Evaluator> Worker<'_, E> {
     /// Legal moves for the side to move with their ordering scores, in cell order.
     fn scored_moves(&mut self, ply: usize, tt_move: Pos, focus: Focus) -> Vec<Scored> {
         let me = self.board.side();
+        let prev = (self.params.cont_order > 0).then(|| self.cont_prev());
         let mut cands = std::mem::take(&mut self.move_buf);
         self.board.candidates(&mut cands);
         let mut moves = Vec::with_capacity(cands.len());
@@ -567,7 +583,11 @@ impl<E: Evaluator> Worker<'_, E> {
                 // 40,000 nodes a move, session 20, commit d0d593e)
                 score += 60;
             }
-            score += self.history[p.index()][me.index()] / HISTORY_ORDER_DIV;
+            let mut h = self.history[p.index()][me.index()];
+            if let Some(prev) = prev {
+                h += cont::score(self.cont, prev, p) * self.params.cont_order / 100;
+            }
+            score += h / HISTORY_ORDER_DIV;
             moves.push(Scored { mv: p, score });
         }
         self.move_buf = cands;

@@ -405,6 +405,11 @@ impl<E: Evaluator> Worker<'_, E> {
     ) -> Score {
         let ply = n.ply;
         self.tt.prefetch(self.board.hash_after(mv));
+        let cont_stat = if self.params.cont_lmr > 0 && i > 0 {
+            super::cont::score(self.cont, self.cont_prev(), mv) * self.params.cont_lmr / 100
+        } else {
+            0
+        };
         self.board.make(mv);
         let score = if i == 0 {
             -self.search(new_depth, -beta, -alpha, ply + 1, n.pv, !n.pv && !n.cut)
@@ -428,7 +433,7 @@ impl<E: Evaluator> Worker<'_, E> {
                 // Session 21, commit 62d700e: a ply more when the table's move is an open
                 // three or better +6 [-7, +20].)
                 // a move with a good history record keeps more depth, a bad one less
-                r -= self.history[mv.index()][self.board.side().opponent().index()]
+                r -= (self.history[mv.index()][self.board.side().opponent().index()] + cont_stat)
                     / self.params.lmr_history_div
                     * ONE_PLY;
                 r = r.clamp(-self.params.lmr_deeper, new_depth.max(0));
@@ -461,6 +466,13 @@ impl<E: Evaluator> Worker<'_, E> {
         history_update(&mut self.history[mv.index()][me.index()], bonus);
         for &q in tried {
             history_update(&mut self.history[q.index()][me.index()], -bonus);
+        }
+        if self.params.cont_order > 0 || self.params.cont_lmr > 0 {
+            let prev = self.cont_prev();
+            super::cont::update(self.cont, prev, mv, bonus);
+            for &q in tried {
+                super::cont::update(self.cont, prev, q, -bonus);
+            }
         }
     }
 }

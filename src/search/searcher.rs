@@ -18,9 +18,10 @@ const TT_MIN_BYTES: usize = 1 << 20;
 
 /// The most search threads (Lazy SMP).
 pub const MAX_THREADS: usize = 64;
-/// Memory a search thread takes besides the shared table: its history and threat caches,
-/// board, stacks and the part of its system stack it touches.
-pub const THREAD_BYTES: u64 = 4 << 20;
+/// Memory a search thread takes besides the shared table: its history, continuation
+/// history and threat caches (3.4 MiB together), board, stacks and the part of its system
+/// stack it touches.
+pub const THREAD_BYTES: u64 = 5 << 20;
 
 /// Stack of a helper thread: the recursion is bounded by the ply limit and needs far less;
 /// only the pages it touches count.
@@ -33,6 +34,8 @@ pub(super) struct ThreadTables {
     pub(super) vct_cache: Vec<u64>,
     /// Corrections of the static evaluation ([`super::CORRECTION_TABLES`] tables).
     pub(super) correction: Vec<i32>,
+    /// Continuation history ([`super::cont`]).
+    pub(super) cont: Vec<i16>,
 }
 
 impl ThreadTables {
@@ -42,6 +45,7 @@ impl ThreadTables {
             vcf_cache: vec![0; 1 << 16],
             vct_cache: vec![0; 1 << 18],
             correction: vec![0; super::CORRECTION_TABLES * super::CORRECTION_SIZE],
+            cont: vec![0; super::cont::CONT_ENTRIES],
         }
     }
 
@@ -50,6 +54,7 @@ impl ThreadTables {
         self.vcf_cache.fill(0);
         self.vct_cache.fill(0);
         self.correction.fill(0);
+        self.cont.fill(0);
     }
 }
 
