@@ -74,7 +74,8 @@ pub struct Params {
     /// Both at 100 against none, freestyle 15×15 on the level openings (session 31, 400
     /// games each, pentanomial 95 %): +61 [+29, +95] at 40,000 nodes a move and +16 [-13,
     /// +44] at 200 ms (with a window of 7 cells around the earlier move instead of 4: +45
-    /// [+12, +78] and +13 [-17, +44]).
+    /// [+12, +78] and +13 [-17, +44]). `cont_lmr` 50 against 100 (session 32): +20 [+1, +39]
+    /// at 40,000 nodes (535 pairs), +13 [-16, +42] at 200 ms (400 games), 0.4 ply deeper.
     pub cont_order: i32,
     pub cont_lmr: i32,
 }
@@ -107,13 +108,13 @@ const FIELDS: [Field; 18] = [
 impl Params {
     /// The shipped values for `rule`.
     pub fn for_rule(rule: Rule) -> Params {
-        let (lmr_percent, eval_share, corr_weight, cont) = match rule {
-            Rule::Freestyle => (100, 80, 100, 100),
-            Rule::Caro | Rule::CaroExact => (100, 100, 0, 0),
-            Rule::Standard => (78, 100, 100, 0),
+        let (lmr_percent, eval_share, corr_weight, (cont_order, cont_lmr)) = match rule {
+            Rule::Freestyle => (100, 80, 100, (100, 50)),
+            Rule::Caro | Rule::CaroExact => (100, 100, 0, (0, 0)),
+            Rule::Standard => (78, 100, 100, (0, 0)),
             // Rapfi's 0.75; 1.0 scored +15 twice at equal nodes, then -7 [-29, +15] over 400
             // games at 200 ms a move
-            Rule::Renju => (75, 100, 0, 0),
+            Rule::Renju => (75, 100, 0, (0, 0)),
         };
         Params {
             rfp_margin: 190,
@@ -132,8 +133,8 @@ impl Params {
             iir_nonpv: ONE_PLY,
             lmr_deeper: 0,
             corr_weight,
-            cont_order: cont,
-            cont_lmr: cont,
+            cont_order,
+            cont_lmr,
         }
     }
 
@@ -208,7 +209,7 @@ mod tests {
         assert_eq!(Params::for_rule(Rule::Standard).corr_weight, 100);
         assert_eq!(Params::for_rule(Rule::Renju).corr_weight, 0);
         assert_eq!(Params::for_rule(Rule::Freestyle).cont_order, 100);
-        assert_eq!(Params::for_rule(Rule::Freestyle).cont_lmr, 100);
+        assert_eq!(Params::for_rule(Rule::Freestyle).cont_lmr, 50);
         assert_eq!(Params::for_rule(Rule::Caro).cont_order, 0);
     }
 }
