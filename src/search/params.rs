@@ -75,7 +75,8 @@ pub struct Params {
     /// games each, pentanomial 95 %): +61 [+29, +95] at 40,000 nodes a move and +16 [-13,
     /// +44] at 200 ms (with a window of 7 cells around the earlier move instead of 4: +45
     /// [+12, +78] and +13 [-17, +44]). `cont_lmr` 50 against 100 (session 32): +20 [+1, +39]
-    /// at 40,000 nodes (535 pairs), +13 [-16, +42] at 200 ms (400 games), 0.4 ply deeper.
+    /// at 40,000 nodes (535 pairs); at 200 ms +13 and -3 in 400 games each, +5 [-16, +26]
+    /// over the 800, 0.4 ply deeper.
     pub cont_order: i32,
     pub cont_lmr: i32,
 }
