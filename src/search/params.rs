@@ -76,7 +76,10 @@ pub struct Params {
     /// +44] at 200 ms (with a window of 7 cells around the earlier move instead of 4: +45
     /// [+12, +78] and +13 [-17, +44]). `cont_lmr` 50 against 100 (session 32): +20 [+1, +39]
     /// at 40,000 nodes (535 pairs); at 200 ms +13 and -3 in 400 games each, +5 [-16, +26]
-    /// over the 800, 0.4 ply deeper.
+    /// over the 800, 0.4 ply deeper. Standard and renju at (100, 50) against none (session
+    /// 33): standard +57 [+38, +76] at 40,000 nodes (575 pairs); at 200 ms, standard +32 [+10,
+    /// +54] (695 games) and renju +42 [+18, +66] (668 games). Caro keeps none (no anchor to
+    /// check it against).
     pub cont_order: i32,
     pub cont_lmr: i32,
 }
@@ -112,10 +115,10 @@ impl Params {
         let (lmr_percent, eval_share, corr_weight, (cont_order, cont_lmr)) = match rule {
             Rule::Freestyle => (100, 80, 100, (100, 50)),
             Rule::Caro | Rule::CaroExact => (100, 100, 0, (0, 0)),
-            Rule::Standard => (78, 100, 100, (0, 0)),
+            Rule::Standard => (78, 100, 100, (100, 50)),
             // Rapfi's 0.75; 1.0 scored +15 twice at equal nodes, then -7 [-29, +15] over 400
             // games at 200 ms a move
-            Rule::Renju => (75, 100, 0, (0, 0)),
+            Rule::Renju => (75, 100, 0, (100, 50)),
         };
         Params {
             rfp_margin: 190,
@@ -211,6 +214,8 @@ mod tests {
         assert_eq!(Params::for_rule(Rule::Renju).corr_weight, 0);
         assert_eq!(Params::for_rule(Rule::Freestyle).cont_order, 100);
         assert_eq!(Params::for_rule(Rule::Freestyle).cont_lmr, 50);
+        assert_eq!(Params::for_rule(Rule::Standard).cont_lmr, 50);
+        assert_eq!(Params::for_rule(Rule::Renju).cont_order, 100);
         assert_eq!(Params::for_rule(Rule::Caro).cont_order, 0);
     }
 }
