@@ -1,10 +1,9 @@
 //! Continuation history: how often a move cut off after a given earlier move, keyed by
 //! that move's cell and where the new move lies from it (within 4 cells each way, or
-//! "further"). The tables share the store: after the opponent's last move (one ply back),
-//! after our own last move (two plies back) and, when asked for, after our own move before
-//! that (four plies back). Stockfish's continuation history, with the
+//! "further"). Two tables share the store: after the opponent's last move (one ply back) and
+//! after our own last move (two plies back). Stockfish's continuation history, with the
 //! piece-to square of chess replaced by the relative cell: what answers a move, and what
-//! follows up one's own, is mostly a matter of where it lies from it. The store (985 KiB a
+//! follows up one's own, is mostly a matter of where it lies from it. The store (657 KiB a
 //! thread) lives across a game's moves, with the history, and is cleared for a new game.
 
 use super::{history_update, HISTORY_MAX};
@@ -18,14 +17,10 @@ const SPAN: usize = 2 * REACH as usize + 1;
 const OFFSETS: usize = SPAN * SPAN + 1;
 /// Earlier cells: every cell of the largest board, and one for a pass or none.
 const PREVS: usize = MAX_SIZE * MAX_SIZE + 1;
-/// Tables: one, two and four plies back (the last apart from the first two: read only when
-/// [`Prev::far`] is set).
-const TABLES: usize = 3;
-/// Entries in the store: the tables by two sides to move.
-pub(super) const CONT_ENTRIES: usize = TABLES * 2 * PREVS * OFFSETS;
+/// Entries in the store: two tables (one and two plies back) by two sides to move.
+pub(super) const CONT_ENTRIES: usize = 4 * PREVS * OFFSETS;
 
-/// The entry of `mv` after `prev` in table `table` (0: one ply back, 1: two, 2: four) for
-/// side `side`.
+/// The entry of `mv` after `prev` in table `table` (0: one ply back, 1: two) for side `side`.
 #[inline]
 fn slot(table: usize, side: usize, prev: Pos, mv: Pos) -> usize {
     let (pi, mi) = (prev.index() as isize, mv.index() as isize);
@@ -45,43 +40,26 @@ fn slot(table: usize, side: usize, prev: Pos, mv: Pos) -> usize {
     ((table * 2 + side) * PREVS + prev_row) * OFFSETS + off
 }
 
-/// The earlier moves a node's moves continue: the opponent's last, our own before it and
-/// our own before that (`Pos::NONE` for a pass or none).
+/// The earlier moves a node's moves continue: the opponent's last and our own before it
+/// (`Pos::NONE` for a pass or none).
 #[derive(Clone, Copy)]
 pub(super) struct Prev {
     pub(super) side: usize,
-    pub(super) moves: [Pos; TABLES],
-    /// How much of the four-plies-back entry counts, per cent (0: not kept).
-    pub(super) far: i32,
+    pub(super) moves: [Pos; 2],
 }
 
-impl Prev {
-    fn tables(&self) -> usize {
-        if self.far > 0 {
-            3
-        } else {
-            2
-        }
-    }
-}
-
-/// The sum of `mv`'s continuation entries (the four-plies-back one weighted).
+/// The sum of `mv`'s two continuation entries.
 #[inline]
 pub(super) fn score(store: &[i16], prev: Prev, mv: Pos) -> i32 {
-    let near: i32 = (0..2)
+    (0..2)
         .map(|t| i32::from(store[slot(t, prev.side, prev.moves[t], mv)]))
-        .sum();
-    if prev.far > 0 {
-        near + i32::from(store[slot(2, prev.side, prev.moves[2], mv)]) * prev.far / 100
-    } else {
-        near
-    }
+        .sum()
 }
 
-/// Moves `mv`'s entries by `bonus` (negative: a malus), with the history's gravity.
+/// Moves both of `mv`'s entries by `bonus` (negative: a malus), with the history's gravity.
 #[inline]
 pub(super) fn update(store: &mut [i16], prev: Prev, mv: Pos, bonus: i32) {
-    for t in 0..prev.tables() {
+    for t in 0..2 {
         let e = &mut store[slot(t, prev.side, prev.moves[t], mv)];
         let mut h = i32::from(*e);
         history_update(&mut h, bonus);
@@ -100,7 +78,7 @@ mod tests {
         let far = Pos::new(15, 0);
         let corner = Pos::new(31, 31);
         let mut seen = std::collections::HashSet::new();
-        for t in 0..TABLES {
+        for t in 0..2 {
             for s in 0..2 {
                 for (p, m) in [
                     (a, near),
@@ -126,8 +104,7 @@ mod tests {
         let mut store = vec![0i16; CONT_ENTRIES];
         let prev = Prev {
             side: 1,
-            moves: [Pos::new(7, 7), Pos::new(8, 8), Pos::new(9, 9)],
-            far: 0,
+            moves: [Pos::new(7, 7), Pos::new(8, 8)],
         };
         let mv = Pos::new(6, 7);
         for _ in 0..100 {

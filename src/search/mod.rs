@@ -473,8 +473,7 @@ impl<E: Evaluator> Worker<'_, E> {
         let back = |k: usize| h.len().checked_sub(k).map_or(Pos::NONE, |i| h[i].0);
         cont::Prev {
             side: self.board.side().index(),
-            moves: [back(1), back(2), back(4)],
-            far: self.params.cont_far,
+            moves: [back(1), back(2)],
         }
     }
 

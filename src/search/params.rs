@@ -82,16 +82,13 @@ pub struct Params {
     /// check it against).
     pub cont_order: i32,
     pub cont_lmr: i32,
-    /// The continuation entry four plies back (our own move before our last), per cent of
-    /// the other two's weight; 0: not kept.
-    pub cont_far: i32,
 }
 
 /// A tunable value: its name, and where it sits in [`Params`].
 type Field = (&'static str, fn(&mut Params) -> &mut i32);
 
 /// Every tunable value, by name.
-const FIELDS: [Field; 19] = [
+const FIELDS: [Field; 18] = [
     ("rfp_margin", |p| &mut p.rfp_margin),
     ("razor_margin", |p| &mut p.razor_margin),
     ("futility_margin", |p| &mut p.futility_margin),
@@ -110,7 +107,6 @@ const FIELDS: [Field; 19] = [
     ("corr_weight", |p| &mut p.corr_weight),
     ("cont_order", |p| &mut p.cont_order),
     ("cont_lmr", |p| &mut p.cont_lmr),
-    ("cont_far", |p| &mut p.cont_far),
 ];
 
 impl Params {
@@ -143,7 +139,6 @@ impl Params {
             corr_weight,
             cont_order,
             cont_lmr,
-            cont_far: 0,
         }
     }
 

@@ -19,7 +19,7 @@ const TT_MIN_BYTES: usize = 1 << 20;
 /// The most search threads (Lazy SMP).
 pub const MAX_THREADS: usize = 64;
 /// Memory a search thread takes besides the shared table: its history, continuation
-/// history and threat caches (3.7 MiB together), board, stacks and the part of its system
+/// history and threat caches (3.4 MiB together), board, stacks and the part of its system
 /// stack it touches.
 pub const THREAD_BYTES: u64 = 5 << 20;
 
