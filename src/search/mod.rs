@@ -60,10 +60,6 @@ fn history_update(h: &mut i32, bonus: i32) {
     *h += bonus - *h * bonus.abs() / HISTORY_MAX;
 }
 
-/// ProbCut ([`Params::probcut_margin`]) from this depth on, with at most this many moves.
-const PROBCUT_MIN_DEPTH: Depth = 5 * ONE_PLY;
-const PROBCUT_MOVES: usize = 3;
-
 /// Razoring: at depth <= this, a node [`Params::razor_margin`] below alpha per ply asks the
 /// quiescence.
 const RAZOR_MAX_DEPTH: Depth = 2 * ONE_PLY;

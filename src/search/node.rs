@@ -6,7 +6,7 @@ use super::tt::Bound;
 use super::{
     by_pick_order, history_bonus, history_update, move_count_limit, pick_best, Depth, Focus,
     Scored, Worker, EXACT_MAX_EMPTY, IIR_MIN_DEPTH, MAX_MALUS_MOVES, MAX_PLY, NO_EVAL, ONE_PLY,
-    PICK_BEFORE_SORT, PROBCUT_MIN_DEPTH, PROBCUT_MOVES, RAZOR_MAX_DEPTH,
+    PICK_BEFORE_SORT, RAZOR_MAX_DEPTH,
 };
 use crate::board::Pos;
 use crate::eval::{is_mate_score, mate_in, mated_in, Evaluator, Score, INFINITE, WIN_MIN};
@@ -31,11 +31,7 @@ struct Node {
     exact: bool,
     improving: bool,
     static_eval: Score,
-    /// The evaluation as the table keeps it (before the corrections).
-    raw_eval: Score,
     tt_move: Pos,
-    /// The table's depth and score for the node, when it had an entry.
-    tt_hit: Option<(Depth, Score)>,
 }
 
 impl<E: Evaluator> Worker<'_, E> {
@@ -147,9 +143,7 @@ impl<E: Evaluator> Worker<'_, E> {
             exact,
             improving,
             static_eval,
-            raw_eval,
             tt_move,
-            tt_hit: hit.map(|h| (h.depth, h.score)),
         };
 
         // Step 6. Pruning on the static value.
@@ -228,53 +222,7 @@ impl<E: Evaluator> Worker<'_, E> {
         // 6c. Null move: a pass, when the opponent cannot even make a four, and a reduced
         // search still fails high; from `Params::null_min_depth` plies on.
         if n.depth >= self.params.null_min_depth * ONE_PLY && n.static_eval >= beta {
-            if let Some(score) = self.null_move(n.depth, beta, n.ply, !n.cut) {
-                return Some(score);
-            }
-        }
-        self.probcut(n, beta)
-    }
-
-    /// 6d. ProbCut: an attack (an open three or better) that beats beta by a margin in a
-    /// search 4 plies shallower is taken to beat beta at full depth.
-    fn probcut(&mut self, n: &Node, beta: Score) -> Option<Score> {
-        let margin = self.params.probcut_margin;
-        if margin == 0 || n.depth < PROBCUT_MIN_DEPTH || self.caro || is_mate_score(beta) {
-            return None;
-        }
-        let pc_beta = beta + margin;
-        // the table already says a search as deep fell short
-        if n.tt_hit
-            .is_some_and(|(d, s)| d >= n.depth - 3 * ONE_PLY && s < pc_beta)
-        {
-            return None;
-        }
-        let me = self.board.side();
-        let mut moves = self.scored_moves(n.ply, n.tt_move, Focus::All);
-        moves.retain(|m| self.board.threat(me, m.mv) >= Threat::Flex3);
-        moves.sort_unstable_by(by_pick_order);
-        let depth = n.depth - 4 * ONE_PLY;
-        for m in moves.iter().take(PROBCUT_MOVES) {
-            self.tt.prefetch(self.board.hash_after(m.mv));
-            self.board.make(m.mv);
-            let v = -self.search(depth, -pc_beta, -pc_beta + 1, n.ply + 1, false, !n.cut);
-            self.board.undo();
-            if self.aborted {
-                return Some(0);
-            }
-            if v >= pc_beta && !is_mate_score(v) {
-                let key = self.board.hash();
-                self.tt.store(
-                    key,
-                    n.ply,
-                    m.mv,
-                    v,
-                    n.raw_eval,
-                    depth + ONE_PLY,
-                    Bound::Lower,
-                );
-                return Some(v - margin);
-            }
+            return self.null_move(n.depth, beta, n.ply, !n.cut);
         }
         None
     }
