@@ -79,16 +79,21 @@ pub struct Params {
     /// over the 800, 0.4 ply deeper. Standard and renju at (100, 50) against none (session
     /// 33): standard +57 [+38, +76] at 40,000 nodes (575 pairs); at 200 ms, standard +32 [+10,
     /// +54] (695 games) and renju +42 [+18, +66] (668 games). Caro keeps none (no anchor to
-    /// check it against).
+    /// check it against). `cont_lmr` 25 against 50 at 40,000 nodes: freestyle -4 [-26, +18]
+    /// (session 33), renju +5 [-14, +24] and standard +8 [-10, +27] (session 34): 50 stays.
     pub cont_order: i32,
     pub cont_lmr: i32,
+    /// ProbCut: from [`super::PROBCUT_MIN_DEPTH`] on, a non-PV node tries its attacking moves
+    /// (an open three or better) in a search 4 plies shallower against beta plus this; one
+    /// that beats it returns. 0: off.
+    pub probcut_margin: Score,
 }
 
 /// A tunable value: its name, and where it sits in [`Params`].
 type Field = (&'static str, fn(&mut Params) -> &mut i32);
 
 /// Every tunable value, by name.
-const FIELDS: [Field; 18] = [
+const FIELDS: [Field; 19] = [
     ("rfp_margin", |p| &mut p.rfp_margin),
     ("razor_margin", |p| &mut p.razor_margin),
     ("futility_margin", |p| &mut p.futility_margin),
@@ -107,6 +112,7 @@ const FIELDS: [Field; 18] = [
     ("corr_weight", |p| &mut p.corr_weight),
     ("cont_order", |p| &mut p.cont_order),
     ("cont_lmr", |p| &mut p.cont_lmr),
+    ("probcut_margin", |p| &mut p.probcut_margin),
 ];
 
 impl Params {
@@ -139,6 +145,7 @@ impl Params {
             corr_weight,
             cont_order,
             cont_lmr,
+            probcut_margin: 0,
         }
     }
 
