@@ -83,17 +83,13 @@ pub struct Params {
     /// (session 33), renju +5 [-14, +24] and standard +8 [-10, +27] (session 34): 50 stays.
     pub cont_order: i32,
     pub cont_lmr: i32,
-    /// ProbCut: from [`super::PROBCUT_MIN_DEPTH`] on, a non-PV node tries its attacking moves
-    /// (an open three or better) in a search 4 plies shallower against beta plus this; one
-    /// that beats it returns. 0: off.
-    pub probcut_margin: Score,
 }
 
 /// A tunable value: its name, and where it sits in [`Params`].
 type Field = (&'static str, fn(&mut Params) -> &mut i32);
 
 /// Every tunable value, by name.
-const FIELDS: [Field; 19] = [
+const FIELDS: [Field; 18] = [
     ("rfp_margin", |p| &mut p.rfp_margin),
     ("razor_margin", |p| &mut p.razor_margin),
     ("futility_margin", |p| &mut p.futility_margin),
@@ -112,7 +108,6 @@ const FIELDS: [Field; 19] = [
     ("corr_weight", |p| &mut p.corr_weight),
     ("cont_order", |p| &mut p.cont_order),
     ("cont_lmr", |p| &mut p.cont_lmr),
-    ("probcut_margin", |p| &mut p.probcut_margin),
 ];
 
 impl Params {
@@ -145,7 +140,6 @@ impl Params {
             corr_weight,
             cont_order,
             cont_lmr,
-            probcut_margin: 0,
         }
     }
 
