@@ -290,7 +290,10 @@ impl<E: Evaluator> Worker<'_, E> {
         // -67 [-81, -54].)
         let extension = i32::from(
             generated
-                && (moves.len() == 1 || (n.defend_only && moves.len() <= 4 && ply < 24))
+                && (moves.len() == 1
+                    || (n.defend_only
+                        && moves.len() <= self.params.defend_ext_moves as usize
+                        && ply < 24))
                 && ply < MAX_PLY / 2,
         );
         let mut best = -INFINITE;

@@ -83,13 +83,26 @@ pub struct Params {
     /// (session 33), renju +5 [-14, +24] and standard +8 [-10, +27] (session 34): 50 stays.
     pub cont_order: i32,
     pub cont_lmr: i32,
+    /// The share (per cent) of the history that a new search keeps from the game's last one
+    /// (0 to 100). Freestyle 75 against a quarter (session 35, level openings, pentanomial
+    /// 95 %): +13 [-3, +30] at 40,000 nodes a move (518 pairs) and +6 [-19, +31] over 400
+    /// games at 200 ms, so freestyle keeps 75. Standard -5 [-29, +20] (312 pairs) and renju
+    /// -7 [-27, +13] (393 pairs) at 40,000 nodes: they keep a quarter, as caro.
+    pub hist_keep: i32,
+    /// Facing an open-four threat with at most this many answers, a node is extended a ply.
+    /// 3 against 4, freestyle at 40,000 nodes a move (session 35): +8 [-12, +27], 504 pairs.
+    pub defend_ext_moves: i32,
+    /// The quiescence: levels below the horizon where any four is tried (past them only
+    /// fours with a second threat), and the most levels it searches.
+    pub q_plain_levels: i32,
+    pub q_max_levels: i32,
 }
 
 /// A tunable value: its name, and where it sits in [`Params`].
 type Field = (&'static str, fn(&mut Params) -> &mut i32);
 
 /// Every tunable value, by name.
-const FIELDS: [Field; 18] = [
+const FIELDS: [Field; 22] = [
     ("rfp_margin", |p| &mut p.rfp_margin),
     ("razor_margin", |p| &mut p.razor_margin),
     ("futility_margin", |p| &mut p.futility_margin),
@@ -108,18 +121,22 @@ const FIELDS: [Field; 18] = [
     ("corr_weight", |p| &mut p.corr_weight),
     ("cont_order", |p| &mut p.cont_order),
     ("cont_lmr", |p| &mut p.cont_lmr),
+    ("hist_keep", |p| &mut p.hist_keep),
+    ("defend_ext_moves", |p| &mut p.defend_ext_moves),
+    ("q_plain_levels", |p| &mut p.q_plain_levels),
+    ("q_max_levels", |p| &mut p.q_max_levels),
 ];
 
 impl Params {
     /// The shipped values for `rule`.
     pub fn for_rule(rule: Rule) -> Params {
-        let (lmr_percent, eval_share, corr_weight, (cont_order, cont_lmr)) = match rule {
-            Rule::Freestyle => (100, 80, 100, (100, 50)),
-            Rule::Caro | Rule::CaroExact => (100, 100, 0, (0, 0)),
-            Rule::Standard => (78, 100, 100, (100, 50)),
+        let (lmr_percent, eval_share, corr_weight, (cont_order, cont_lmr), hist_keep) = match rule {
+            Rule::Freestyle => (100, 80, 100, (100, 50), 75),
+            Rule::Caro | Rule::CaroExact => (100, 100, 0, (0, 0), 25),
+            Rule::Standard => (78, 100, 100, (100, 50), 25),
             // Rapfi's 0.75; 1.0 scored +15 twice at equal nodes, then -7 [-29, +15] over 400
             // games at 200 ms a move
-            Rule::Renju => (75, 100, 0, (100, 50)),
+            Rule::Renju => (75, 100, 0, (100, 50), 25),
         };
         Params {
             rfp_margin: 190,
@@ -140,6 +157,10 @@ impl Params {
             corr_weight,
             cont_order,
             cont_lmr,
+            hist_keep,
+            defend_ext_moves: 4,
+            q_plain_levels: 2,
+            q_max_levels: 8,
         }
     }
 
@@ -160,6 +181,8 @@ impl Params {
         let ok = match name {
             "lmr_history_div" => value != 0,
             "move_count_exp" => (0..=300).contains(&value),
+            // more than all would push the history past its bound
+            "hist_keep" => (0..=100).contains(&value),
             _ => value >= 0,
         };
         match FIELDS.iter().find(|f| f.0 == name) {
@@ -200,6 +223,7 @@ mod tests {
         assert!(!p.set("lmr_history_div", 0));
         assert!(!p.set("rfp_margin", -1));
         assert!(!p.set("move_count_exp", 301));
+        assert!(!p.set("hist_keep", 101));
         assert_eq!(p, before);
         assert_eq!(p.get("no_such_value"), None);
     }
@@ -218,5 +242,8 @@ mod tests {
         assert_eq!(Params::for_rule(Rule::Standard).cont_lmr, 50);
         assert_eq!(Params::for_rule(Rule::Renju).cont_order, 100);
         assert_eq!(Params::for_rule(Rule::Caro).cont_order, 0);
+        assert_eq!(Params::for_rule(Rule::Freestyle).hist_keep, 75);
+        assert_eq!(Params::for_rule(Rule::Standard).hist_keep, 25);
+        assert_eq!(Params::for_rule(Rule::Renju).hist_keep, 25);
     }
 }

@@ -12,11 +12,6 @@ use crate::board::{Pos, DIR_OFFSETS, STRIDE};
 use crate::eval::{Evaluator, Score};
 use crate::pattern::Threat;
 
-/// Levels below the horizon at which any four may be played.
-const PLAIN_FOUR_LEVELS: i32 = 2;
-/// Levels below the horizon searched at most.
-const MAX_LEVELS: i32 = 8;
-
 /// Whether a four on `p` continues an attack whose last stone is `q`: within the 5x5 square
 /// around it, or on one of its lines up to four cells away. ([`near_cells`] lists them; this
 /// is the definition the tests hold it to.)
@@ -58,11 +53,15 @@ impl<E: Evaluator> Worker<'_, E> {
         let stand = self.static_value();
         let stand = self.corrected(stand);
         let level = -depth / ONE_PLY;
-        if self.caro || stand >= beta || level >= MAX_LEVELS || ply + 4 >= super::MAX_PLY {
+        if self.caro
+            || stand >= beta
+            || level >= self.params.q_max_levels
+            || ply + 4 >= super::MAX_PLY
+        {
             return stand;
         }
         let me = self.board.side();
-        let min = if level < PLAIN_FOUR_LEVELS {
+        let min = if level < self.params.q_plain_levels {
             Threat::Block4
         } else {
             Threat::Block4Plus

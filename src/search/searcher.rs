@@ -38,6 +38,13 @@ pub(super) struct ThreadTables {
     pub(super) cont: Vec<i16>,
 }
 
+/// What a new search keeps of the last one's history: `keep` per cent of every entry.
+fn age_history(history: &mut [[i32; 2]], keep: i32) {
+    for h in history.iter_mut().flatten() {
+        *h = *h * keep / 100;
+    }
+}
+
 impl ThreadTables {
     fn new() -> ThreadTables {
         ThreadTables {
@@ -250,11 +257,12 @@ impl Searcher {
         let start = Instant::now();
         self.grow_tt(limits);
         self.tt.new_search();
+        let keep = self
+            .params
+            .unwrap_or_else(|| Params::for_rule(board.rule()))
+            .hist_keep;
         for t in &mut self.threads {
-            for h in t.history.iter_mut() {
-                h[0] /= 4;
-                h[1] /= 4;
-            }
+            age_history(&mut t.history, keep);
         }
         let (main, helpers) = self.threads.split_first_mut().expect("one thread");
         let shared = |control, helpers| Shared {
@@ -305,5 +313,23 @@ impl Searcher {
             on_result(&r);
             r
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::age_history;
+
+    #[test]
+    fn a_new_search_keeps_its_share_of_the_history() {
+        let mut h = vec![[16_384, -16_384], [7, -7], [0, 100]];
+        age_history(&mut h, 75);
+        assert_eq!(h, [[12_288, -12_288], [5, -5], [0, 75]]);
+        // a quarter, as the shift by two it replaced (rounding towards zero both ways)
+        let mut q = vec![[16_384, -16_383], [7, -7]];
+        age_history(&mut q, 25);
+        assert_eq!(q, [[16_384 / 4, -16_383 / 4], [7 / 4, -7 / 4]]);
+        age_history(&mut q, 0);
+        assert_eq!(q, [[0, 0], [0, 0]]);
     }
 }
