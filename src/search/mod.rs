@@ -313,9 +313,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         shared: Shared<'a>,
         thread: usize,
     ) -> Worker<'a, E> {
-        let params = shared
-            .params
-            .unwrap_or_else(|| Params::for_rule(board.rule()));
+        let params = shared.params;
         Worker {
             board: board.clone(),
             tt: shared.tt,

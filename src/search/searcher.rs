@@ -73,8 +73,8 @@ pub(super) struct Shared<'a> {
     pub(super) helpers: Option<&'a SearchControl>,
     pub(super) excluded: &'a [Pos],
     pub(super) start: Instant,
-    /// A tuner's margins in place of the rule's.
-    pub(super) params: Option<Params>,
+    /// The values the workers search with (the tuner's, else the rule's).
+    pub(super) params: Params,
 }
 
 /// Search state that lives across moves: the transposition table, shared by the search
@@ -111,6 +111,11 @@ impl Searcher {
     /// Searches with `params` in place of the rule's own values (`None`: the rule's).
     pub fn set_params(&mut self, params: Option<Params>) {
         self.params = params;
+    }
+
+    /// The values a search of a `rule` board uses: those set, else the rule's own.
+    fn params_for(&self, rule: crate::rules::Rule) -> Params {
+        self.params.unwrap_or_else(|| Params::for_rule(rule))
     }
 
     /// Searches with `n` threads (1 to [`MAX_THREADS`]) from now on.
@@ -224,7 +229,7 @@ impl Searcher {
             helpers: None,
             excluded: &self.excluded,
             start: Instant::now(),
-            params: self.params,
+            params: self.params_for(board.rule()),
         };
         Worker::new(board, limits, &mut self.threads[0], shared, 0)
     }
@@ -257,12 +262,9 @@ impl Searcher {
         let start = Instant::now();
         self.grow_tt(limits);
         self.tt.new_search();
-        let keep = self
-            .params
-            .unwrap_or_else(|| Params::for_rule(board.rule()))
-            .hist_keep;
+        let params = self.params_for(board.rule());
         for t in &mut self.threads {
-            age_history(&mut t.history, keep);
+            age_history(&mut t.history, params.hist_keep);
         }
         let (main, helpers) = self.threads.split_first_mut().expect("one thread");
         let shared = |control, helpers| Shared {
@@ -271,7 +273,7 @@ impl Searcher {
             helpers,
             excluded: &self.excluded,
             start,
-            params: self.params,
+            params,
         };
         if helpers.is_empty() {
             let mut w = Worker::new(board, limits, main, shared(control, None), 0);
