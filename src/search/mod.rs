@@ -248,6 +248,9 @@ struct Worker<'a, E: Evaluator = Classical> {
     /// Static evaluation of each node on the current line, [`NO_EVAL`] where the node was
     /// threatened: to tell whether the side to move is improving.
     evals: [Score; MAX_PLY + 2],
+    /// Whether each node on the current line is or was on a principal variation (PV nodes,
+    /// and nodes the table marks so): Stockfish's and Rapfi's `ttPv`.
+    tt_pv: [bool; MAX_PLY + 2],
 }
 
 /// Moves the best of `moves[i..]` to `i`; equal scores go by cell index, so the order
@@ -343,6 +346,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             excluded: shared.excluded.to_vec(),
             reductions: reduction_table(params.lmr_percent),
             evals: [NO_EVAL; MAX_PLY + 2],
+            tt_pv: [false; MAX_PLY + 2],
         }
     }
 }

@@ -32,6 +32,8 @@ struct Node {
     improving: bool,
     static_eval: Score,
     tt_move: Pos,
+    /// On a principal variation now or in an earlier search (`Worker::tt_pv`).
+    tt_pv: bool,
 }
 
 impl<E: Evaluator> Worker<'_, E> {
@@ -79,6 +81,9 @@ impl<E: Evaluator> Worker<'_, E> {
         let key = self.board.hash();
         let hit = self.tt.probe(key, ply);
         let mut tt_move = Pos::NONE;
+        let tt_pv = pv_node || hit.is_some_and(|h| h.pv);
+        self.tt_pv[ply] = tt_pv;
+        self.tt_pv[ply + 1] = false;
         if let Some(h) = hit {
             tt_move = h.mv;
             if !pv_node && h.depth >= depth {
@@ -144,6 +149,7 @@ impl<E: Evaluator> Worker<'_, E> {
             improving,
             static_eval,
             tt_move,
+            tt_pv,
         };
 
         // Step 6. Pruning on the static value.
@@ -165,8 +171,18 @@ impl<E: Evaluator> Worker<'_, E> {
         } else {
             Bound::Upper
         };
+        // A node that did not fail high under a PV node joins the PV's subtree (the move
+        // into it was probably good); one that failed high on a move whose node is off the
+        // PV leaves it. Only from 4 plies: near the leaves the mark would spread too far.
+        let mut tt_pv = tt_pv;
+        if bound != Bound::Lower {
+            tt_pv |= ply > 0 && self.tt_pv[ply - 1] && depth > 3 * ONE_PLY;
+        } else if depth > 3 * ONE_PLY {
+            tt_pv &= self.tt_pv[ply + 1];
+        }
+        self.tt_pv[ply] = tt_pv;
         self.tt
-            .store(key, ply, best_move, best, raw_eval, depth, bound);
+            .store(key, ply, best_move, best, raw_eval, depth, bound, tt_pv);
         // What the search found the static value off by, where that is about the position
         // and not a forcing line: no threat to answer, no four played, a bound that says
         // which side of the static value the truth is on.
@@ -420,6 +436,9 @@ impl<E: Evaluator> Worker<'_, E> {
             let mut r = 0;
             if n.depth >= 2 * ONE_PLY && !n.exact {
                 r = self.reductions[((n.depth / ONE_PLY) as usize).min(63)][i.min(63)];
+                if n.tt_pv {
+                    r -= self.params.lmr_ttpv;
+                }
                 if n.pv {
                     r -= self.params.lmr_pv;
                 } else if !n.improving {

@@ -96,13 +96,17 @@ pub struct Params {
     /// fours with a second threat), and the most levels it searches.
     pub q_plain_levels: i32,
     pub q_max_levels: i32,
+    /// Reduction taken off late moves at nodes that are or were on a principal variation
+    /// (the table keeps the mark, Stockfish's and Rapfi's `ttPv`; Rapfi takes 0.97 ply), in
+    /// sixteenths of a ply, on top of `lmr_pv` at PV nodes.
+    pub lmr_ttpv: Depth,
 }
 
 /// A tunable value: its name, and where it sits in [`Params`].
 type Field = (&'static str, fn(&mut Params) -> &mut i32);
 
 /// Every tunable value, by name.
-const FIELDS: [Field; 22] = [
+const FIELDS: [Field; 23] = [
     ("rfp_margin", |p| &mut p.rfp_margin),
     ("razor_margin", |p| &mut p.razor_margin),
     ("futility_margin", |p| &mut p.futility_margin),
@@ -125,6 +129,7 @@ const FIELDS: [Field; 22] = [
     ("defend_ext_moves", |p| &mut p.defend_ext_moves),
     ("q_plain_levels", |p| &mut p.q_plain_levels),
     ("q_max_levels", |p| &mut p.q_max_levels),
+    ("lmr_ttpv", |p| &mut p.lmr_ttpv),
 ];
 
 impl Params {
@@ -161,6 +166,7 @@ impl Params {
             defend_ext_moves: 4,
             q_plain_levels: 2,
             q_max_levels: 8,
+            lmr_ttpv: 0,
         }
     }
 

@@ -17,7 +17,8 @@ pub enum Bound {
 }
 
 /// One entry as two words: `[key ^ data, data]`, data =
-/// `mv:16 | score:16 | eval:16 | depth:8 | meta:8`, meta = generation << 2 | bound. The
+/// `mv:16 | score:16 | eval:16 | depth:8 | meta:8`, meta = generation << 3 | pv << 2 |
+/// bound (pv: the node is or was on a principal variation, Stockfish's `ttPv`). The
 /// depth is kept in half plies, so that a node searched at a fractional depth is found
 /// again at that depth (whole plies would round it down, and a probe at the same depth
 /// would miss); it saturates at 63.5 plies, under-claiming deeper results.
@@ -70,7 +71,12 @@ pub struct Hit {
     /// The depth the entry was searched to, in [`Depth`] units (a multiple of half a ply).
     pub depth: Depth,
     pub bound: Bound,
+    /// The node is or was on a principal variation.
+    pub pv: bool,
 }
+
+/// Generations wrap at this (five bits of the entry's meta byte).
+const GENERATIONS: u8 = 32;
 
 pub struct TranspositionTable {
     entries: Vec<Entry>,
@@ -111,7 +117,7 @@ impl TranspositionTable {
 
     /// Marks the start of a new search so older entries are replaced first.
     pub fn new_search(&mut self) {
-        self.generation = (self.generation + 1) & 63;
+        self.generation = (self.generation + 1) % GENERATIONS;
     }
 
     #[inline]
@@ -152,6 +158,7 @@ impl TranspositionTable {
                     2 => Bound::Lower,
                     _ => Bound::Upper,
                 },
+                pv: e.meta & 4 != 0,
             })
     }
 
@@ -165,6 +172,7 @@ impl TranspositionTable {
         eval: Score,
         depth: Depth,
         bound: Bound,
+        pv: bool,
     ) {
         let b = self.bucket(key);
         let gen = self.generation;
@@ -177,7 +185,7 @@ impl TranspositionTable {
                 (0..BUCKET)
                     .min_by_key(|&i| {
                         let e = unpack(bucket[i][1].load(Relaxed));
-                        let age = (gen.wrapping_sub(e.meta >> 2)) & 63;
+                        let age = gen.wrapping_sub(e.meta >> 3) % GENERATIONS;
                         e.depth as i32 - 16 * age as i32
                     })
                     .unwrap_or(0)
@@ -196,7 +204,7 @@ impl TranspositionTable {
             score: to_tt(score, ply) as i16,
             eval: eval.clamp(i16::MIN as Score, i16::MAX as Score) as i16,
             depth: depth.div_euclid(HALF_PLY).clamp(-128, 127) as i8,
-            meta: (gen << 2) | bound as u8,
+            meta: (gen << 3) | (u8::from(pv) << 2) | bound as u8,
         });
         e[0].store(key ^ data, Relaxed);
         e[1].store(data, Relaxed);
@@ -208,7 +216,7 @@ impl TranspositionTable {
         self.entries[..n]
             .iter()
             .map(|e| unpack(e[1].load(Relaxed)).meta)
-            .filter(|&m| m & 3 != 0 && m >> 2 == self.generation)
+            .filter(|&m| m & 3 != 0 && m >> 3 == self.generation)
             .count()
             * 1000
             / n.max(1)
@@ -252,16 +260,29 @@ mod tests {
             10,
             6 * ONE_PLY + HALF_PLY,
             Bound::Exact,
+            true,
         );
         let hit = tt.probe(42, 3).expect("stored");
         assert_eq!(hit.mv, p);
         assert_eq!(hit.score, mate_in(7));
         assert_eq!(hit.depth, 6 * ONE_PLY + HALF_PLY);
+        assert!(hit.pv);
         // a fraction below half a ply is rounded down, never up
-        tt.store(42, 5, p, 0, 10, 6 * ONE_PLY + HALF_PLY - 1, Bound::Exact);
-        assert_eq!(tt.probe(42, 3).expect("stored").depth, 6 * ONE_PLY);
+        tt.store(
+            42,
+            5,
+            p,
+            0,
+            10,
+            6 * ONE_PLY + HALF_PLY - 1,
+            Bound::Exact,
+            false,
+        );
+        let hit2 = tt.probe(42, 3).expect("stored");
+        assert_eq!(hit2.depth, 6 * ONE_PLY);
+        assert!(!hit2.pv);
         // beyond 63.5 plies the depth saturates
-        tt.store(42, 5, p, 0, 10, 90 * ONE_PLY, Bound::Exact);
+        tt.store(42, 5, p, 0, 10, 90 * ONE_PLY, Bound::Exact, false);
         assert_eq!(tt.probe(42, 3).expect("stored").depth, 127 * HALF_PLY);
         assert_eq!(hit.bound, Bound::Exact);
         assert!(tt.probe(43, 3).is_none());
@@ -283,7 +304,16 @@ mod tests {
                         k ^= k >> 7;
                         k ^= k << 17;
                         let (score, depth) = data(k);
-                        tt.store(k, 0, Pos::new(1, 2), score, score, depth, Bound::Lower);
+                        tt.store(
+                            k,
+                            0,
+                            Pos::new(1, 2),
+                            score,
+                            score,
+                            depth,
+                            Bound::Lower,
+                            k & 1 == 0,
+                        );
                         let probe = k.rotate_left(7);
                         if let Some(hit) = tt.probe(probe, 0) {
                             assert_eq!((hit.score, hit.depth), data(probe));
