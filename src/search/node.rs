@@ -210,7 +210,8 @@ impl<E: Evaluator> Worker<'_, E> {
         // depth is not expected to bring it back (+67 +/- 33 Elo at 100 ms a move in a
         // prototype on 0.2). Caro searches without the four shortcuts, so `threatened`
         // misses a four there: the counts are asked directly.
-        if self.board.count(opp, Threat::Five) == 0
+        if !(n.tt_pv && self.params.rfp_no_ttpv != 0)
+            && self.board.count(opp, Threat::Five) == 0
             && self.board.count(opp, Threat::Flex4) == 0
             && !is_mate_score(n.static_eval)
             && !is_mate_score(beta)

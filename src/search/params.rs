@@ -100,13 +100,16 @@ pub struct Params {
     /// (the table keeps the mark, Stockfish's and Rapfi's `ttPv`; Rapfi takes 0.97 ply), in
     /// sixteenths of a ply, on top of `lmr_pv` at PV nodes.
     pub lmr_ttpv: Depth,
+    /// 1: reverse futility is not tried at nodes that are or were on a principal variation
+    /// (as Stockfish); 0: it is.
+    pub rfp_no_ttpv: i32,
 }
 
 /// A tunable value: its name, and where it sits in [`Params`].
 type Field = (&'static str, fn(&mut Params) -> &mut i32);
 
 /// Every tunable value, by name.
-const FIELDS: [Field; 23] = [
+const FIELDS: [Field; 24] = [
     ("rfp_margin", |p| &mut p.rfp_margin),
     ("razor_margin", |p| &mut p.razor_margin),
     ("futility_margin", |p| &mut p.futility_margin),
@@ -130,6 +133,7 @@ const FIELDS: [Field; 23] = [
     ("q_plain_levels", |p| &mut p.q_plain_levels),
     ("q_max_levels", |p| &mut p.q_max_levels),
     ("lmr_ttpv", |p| &mut p.lmr_ttpv),
+    ("rfp_no_ttpv", |p| &mut p.rfp_no_ttpv),
 ];
 
 impl Params {
@@ -167,6 +171,7 @@ impl Params {
             q_plain_levels: 2,
             q_max_levels: 8,
             lmr_ttpv: 0,
+            rfp_no_ttpv: 0,
         }
     }
 
