@@ -445,3 +445,37 @@ fn corrections_follow_the_search() {
         0
     );
 }
+
+/// The table marks the nodes of the principal variation (Stockfish's `ttPv`), and not
+/// every node it stores.
+#[test]
+fn the_table_marks_the_principal_variation() {
+    let b = quiet_position();
+    let limits = Limits {
+        depth: Some(6),
+        ..Limits::default()
+    };
+    let mut s = Searcher::new(1 << 20);
+    let r = s.think(&b, &limits, &SearchControl::default(), &mut |_| {});
+    let mut after = b.clone();
+    after.make(r.pv[0]);
+    let (root, child) = s.with_worker(&b, &limits, &SearchControl::default(), |w| {
+        (w.tt.probe(b.hash(), 0), w.tt.probe(after.hash(), 1))
+    });
+    assert!(root.expect("the root is stored").pv);
+    assert!(child.expect("the PV's first node is stored").pv);
+    // a sibling of the PV's first move that the search refuted is not marked
+    let unmarked = b
+        .empty_cells()
+        .filter(|&p| p != r.pv[0] && b.is_legal(p))
+        .filter_map(|p| {
+            let mut c = b.clone();
+            c.make(p);
+            s.with_worker(&b, &limits, &SearchControl::default(), |w| {
+                w.tt.probe(c.hash(), 1)
+            })
+        })
+        .filter(|h| !h.pv)
+        .count();
+    assert!(unmarked > 0);
+}
