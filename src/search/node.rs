@@ -171,16 +171,7 @@ impl<E: Evaluator> Worker<'_, E> {
         } else {
             Bound::Upper
         };
-        // A node that did not fail high under a PV node joins the PV's subtree (the move
-        // into it was probably good); one that failed high on a move whose node is off the
-        // PV leaves it. Only from 4 plies: near the leaves the mark would spread too far.
-        let mut tt_pv = tt_pv;
-        if bound != Bound::Lower {
-            tt_pv |= ply > 0 && self.tt_pv[ply - 1] && depth > 3 * ONE_PLY;
-        } else if depth > 3 * ONE_PLY {
-            tt_pv &= self.tt_pv[ply + 1];
-        }
-        self.tt_pv[ply] = tt_pv;
+        let tt_pv = self.settle_tt_pv(tt_pv, bound, depth, ply);
         self.tt
             .store(key, ply, best_move, best, raw_eval, depth, bound, tt_pv);
         // What the search found the static value off by, where that is about the position
@@ -197,6 +188,21 @@ impl<E: Evaluator> Worker<'_, E> {
             self.update_correction(best - raw_eval, depth);
         }
         best
+    }
+
+    /// The PV mark a node stores, from the one it had and how its search ended: a node that
+    /// did not fail high under a marked node joins the PV's subtree (the move into it was
+    /// probably good); one that failed high on a move whose node is unmarked leaves it. Only
+    /// from 4 plies: near the leaves the mark would spread too far.
+    fn settle_tt_pv(&mut self, tt_pv: bool, bound: Bound, depth: Depth, ply: usize) -> bool {
+        let mut tt_pv = tt_pv;
+        if bound != Bound::Lower {
+            tt_pv |= ply > 0 && self.tt_pv[ply - 1] && depth > 3 * ONE_PLY;
+        } else if depth > 3 * ONE_PLY {
+            tt_pv &= self.tt_pv[ply + 1];
+        }
+        self.tt_pv[ply] = tt_pv;
+        tt_pv
     }
 
     /// Step 6: a value for the node without searching its moves, when its static value is
