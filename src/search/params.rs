@@ -104,8 +104,9 @@ pub struct Params {
     /// 1: reverse futility is not tried at non-PV nodes that are or were on a principal
     /// variation (as Stockfish); 0: it is. Freestyle 1 against 0 (session 36, level
     /// openings): +34 [+12, +56] at 40,000 nodes a move (366 pairs) and +42 [+13, +72] over
-    /// 400 games at 200 ms, so freestyle takes 1. Standard +54 [+32, +75] (373 pairs) and
-    /// renju +18 [-3, +40] (445) at 40,000 nodes: 0 until their clock matches.
+    /// 400 games at 200 ms. Standard +54 [+32, +75] (373 pairs) and +40 [+10, +71] (400
+    /// games); renju +18 [-3, +40] (445 pairs) and +10 [-22, +42] (400 games): both
+    /// positive, so renju takes it too. Caro, not measured, keeps 0.
     pub rfp_no_ttpv: i32,
 }
 
@@ -175,7 +176,7 @@ impl Params {
             q_plain_levels: 2,
             q_max_levels: 8,
             lmr_ttpv: 0,
-            rfp_no_ttpv: i32::from(rule == Rule::Freestyle),
+            rfp_no_ttpv: i32::from(!matches!(rule, Rule::Caro | Rule::CaroExact)),
         }
     }
 
