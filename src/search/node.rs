@@ -233,7 +233,6 @@ impl<E: Evaluator> Worker<'_, E> {
         // 6b. Razoring: far below alpha near the leaves, only a four could save the node,
         // and the quiescence tries exactly those.
         if n.depth <= RAZOR_MAX_DEPTH
-            && !(n.tt_pv && self.params.razor_no_ttpv != 0)
             && !is_mate_score(alpha)
             && n.static_eval + self.params.razor_margin * n.depth / ONE_PLY < alpha
         {
@@ -247,10 +246,7 @@ impl<E: Evaluator> Worker<'_, E> {
         }
         // 6c. Null move: a pass, when the opponent cannot even make a four, and a reduced
         // search still fails high; from `Params::null_min_depth` plies on.
-        if n.depth >= self.params.null_min_depth * ONE_PLY
-            && n.static_eval >= beta
-            && !(n.tt_pv && self.params.null_no_ttpv != 0)
-        {
+        if n.depth >= self.params.null_min_depth * ONE_PLY && n.static_eval >= beta {
             return self.null_move(n.depth, beta, n.ply, !n.cut);
         }
         None

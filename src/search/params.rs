@@ -108,19 +108,13 @@ pub struct Params {
     /// games); renju +18 [-3, +40] (445 pairs) and +10 [-22, +42] (400 games): both
     /// positive, so renju takes it too. Caro, not measured, keeps 0.
     pub rfp_no_ttpv: i32,
-    /// 1: no null move at non-PV nodes that are or were on a principal variation; 0: as
-    /// anywhere else.
-    pub null_no_ttpv: i32,
-    /// 1: no razoring at non-PV nodes that are or were on a principal variation; 0: as
-    /// anywhere else.
-    pub razor_no_ttpv: i32,
 }
 
 /// A tunable value: its name, and where it sits in [`Params`].
 type Field = (&'static str, fn(&mut Params) -> &mut i32);
 
 /// Every tunable value, by name.
-const FIELDS: [Field; 26] = [
+const FIELDS: [Field; 24] = [
     ("rfp_margin", |p| &mut p.rfp_margin),
     ("razor_margin", |p| &mut p.razor_margin),
     ("futility_margin", |p| &mut p.futility_margin),
@@ -145,8 +139,6 @@ const FIELDS: [Field; 26] = [
     ("q_max_levels", |p| &mut p.q_max_levels),
     ("lmr_ttpv", |p| &mut p.lmr_ttpv),
     ("rfp_no_ttpv", |p| &mut p.rfp_no_ttpv),
-    ("null_no_ttpv", |p| &mut p.null_no_ttpv),
-    ("razor_no_ttpv", |p| &mut p.razor_no_ttpv),
 ];
 
 impl Params {
@@ -185,8 +177,6 @@ impl Params {
             q_max_levels: 8,
             lmr_ttpv: 0,
             rfp_no_ttpv: i32::from(!matches!(rule, Rule::Caro | Rule::CaroExact)),
-            null_no_ttpv: 0,
-            razor_no_ttpv: 0,
         }
     }
 
