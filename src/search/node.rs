@@ -216,8 +216,9 @@ impl<E: Evaluator> Worker<'_, E> {
         // depth is not expected to bring it back (+67 +/- 33 Elo at 100 ms a move in a
         // prototype on 0.2). Caro searches without the four shortcuts, so `threatened`
         // misses a four there: the counts are asked directly. Not at a node that is or was
-        // on a principal variation where `Params::rfp_no_ttpv` says so (freestyle: +42 [+13,
-        // +72] over 400 games at 200 ms), as Stockfish: there a wrong cut costs the most.
+        // on a principal variation where `Params::rfp_no_ttpv` says so (every rule but caro;
+        // freestyle +42 [+13, +72], standard +40 [+10, +71] over 400 games at 200 ms), as
+        // Stockfish: there a wrong cut costs the most.
         if !(n.tt_pv && self.params.rfp_no_ttpv != 0)
             && self.board.count(opp, Threat::Five) == 0
             && self.board.count(opp, Threat::Flex4) == 0
