@@ -261,5 +261,10 @@ mod tests {
         assert_eq!(Params::for_rule(Rule::Freestyle).hist_keep, 75);
         assert_eq!(Params::for_rule(Rule::Standard).hist_keep, 25);
         assert_eq!(Params::for_rule(Rule::Renju).hist_keep, 25);
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+            assert_eq!(Params::for_rule(rule).rfp_no_ttpv, 1, "{rule:?}");
+        }
+        assert_eq!(Params::for_rule(Rule::Caro).rfp_no_ttpv, 0);
+        assert_eq!(Params::for_rule(Rule::CaroExact).rfp_no_ttpv, 0);
     }
 }
