@@ -2,6 +2,14 @@ use super::*;
 use crate::board::Board;
 use crate::eval::{INFINITE, WIN_MIN};
 
+/// Limits of `depth` plies and nothing else.
+fn to_depth(depth: i32) -> Limits {
+    Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    }
+}
+
 fn best(board: &Board, depth: i32) -> SearchResult {
     let mut s = Searcher::new(1 << 20);
     let limits = Limits {
@@ -244,10 +252,7 @@ fn searches_a_board_with_another_evaluator() {
     let zero = Arc::new(NetWeights::zero(Rule::Freestyle));
     let b = Board::from_diagram_with(diagram, Rule::Freestyle, Network::new(zero.clone()));
     let mut s = Searcher::new(1 << 20);
-    let limits = Limits {
-        depth: Some(3),
-        ..Limits::default()
-    };
+    let limits = to_depth(3);
     let r = s.think(&b, &limits, &SearchControl::default(), &mut |_| {});
     assert_eq!(r.best, Some(Pos::new(4, 5)), "{r:?}");
     assert_eq!(r.score, mate_in(5), "{r:?}");
@@ -317,10 +322,7 @@ fn quiet_position() -> Board {
 #[test]
 fn a_tuners_params_reach_the_search() {
     let b = quiet_position();
-    let limits = Limits {
-        depth: Some(6),
-        ..Limits::default()
-    };
+    let limits = to_depth(6);
     let run = |params: Option<Params>| {
         let mut s = Searcher::new(1 << 20);
         s.set_params(params);
@@ -451,10 +453,7 @@ fn corrections_follow_the_search() {
 #[test]
 fn the_table_marks_the_principal_variation() {
     let b = quiet_position();
-    let limits = Limits {
-        depth: Some(6),
-        ..Limits::default()
-    };
+    let limits = to_depth(6);
     let mut s = Searcher::new(1 << 20);
     let r = s.think(&b, &limits, &SearchControl::default(), &mut |_| {});
     let mut after = b.clone();
