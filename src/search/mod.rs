@@ -251,6 +251,9 @@ struct Worker<'a, E: Evaluator = Classical> {
     /// Whether each node on the current line is or was on a principal variation (PV nodes,
     /// and nodes the table marks so): Stockfish's and Rapfi's `ttPv`.
     tt_pv: [bool; MAX_PLY + 2],
+    /// The running mean of the two sides' static values summed over a quiet move, in
+    /// sixteenths ([`Params::eval_hist`]); `None` before the first.
+    eval_pair_mean: Option<i32>,
 }
 
 /// Moves the best of `moves[i..]` to `i`; equal scores go by cell index, so the order
@@ -347,6 +350,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             reductions: reduction_table(params.lmr_percent),
             evals: [NO_EVAL; MAX_PLY + 2],
             tt_pv: [false; MAX_PLY + 2],
+            eval_pair_mean: None,
         }
     }
 }

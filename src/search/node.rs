@@ -120,6 +120,7 @@ impl<E: Evaluator> Worker<'_, E> {
         let static_eval = self.corrected(raw_eval);
         let threatened = !forced.is_none() || defend_only;
         self.evals[ply] = if threatened { NO_EVAL } else { static_eval };
+        self.reward_by_eval(ply);
         let improving = ply >= 2
             && self.evals[ply] != NO_EVAL
             && (self.evals[ply - 2] == NO_EVAL || self.evals[ply] > self.evals[ply - 2]);
@@ -188,6 +189,30 @@ impl<E: Evaluator> Worker<'_, E> {
             self.update_correction(best - raw_eval, depth);
         }
         best
+    }
+
+    /// The history of the quiet move that led here moves by how much it changed the static
+    /// value (Stockfish's): the two sides' values summed, less their running mean (the
+    /// tempo of having the move), negated and scaled by [`Params::eval_hist`].
+    pub(super) fn reward_by_eval(&mut self, ply: usize) {
+        if self.params.eval_hist == 0
+            || ply == 0
+            || self.evals[ply] == NO_EVAL
+            || self.evals[ply - 1] == NO_EVAL
+        {
+            return;
+        }
+        let Some((prev, c)) = self.board.last_move() else {
+            return;
+        };
+        if prev.is_none() {
+            return;
+        }
+        let sum = (self.evals[ply - 1] + self.evals[ply]).clamp(-4000, 4000) * 16;
+        let mean = *self.eval_pair_mean.get_or_insert(sum);
+        self.eval_pair_mean = Some(mean + (sum - mean) / 256);
+        let bonus = ((mean - sum) / 16 * self.params.eval_hist / 16).clamp(-2000, 2000);
+        history_update(&mut self.history[prev.index()][c.index()], bonus);
     }
 
     /// The PV mark a node stores, from the one it had and how its search ended: a node that

@@ -478,3 +478,33 @@ fn the_table_marks_the_principal_variation() {
         .count();
     assert!(unmarked > 0);
 }
+
+/// A quiet move that the two static values say gained its mover more than the usual tempo
+/// gains history, one that gained less loses it (`Params::eval_hist`).
+#[test]
+fn a_quiet_moves_history_follows_the_static_values() {
+    let b = quiet_position();
+    let (prev, c) = b.last_move().unwrap();
+    let mut params = Params::for_rule(Rule::Freestyle);
+    assert!(params.set("eval_hist", 32));
+    let mut s = Searcher::new(1 << 20);
+    s.set_params(Some(params));
+    s.with_worker(&b, &to_depth(1), &SearchControl::default(), |w| {
+        let mut after = |before: Score, now: Score| {
+            (w.evals[0], w.evals[1]) = (before, now);
+            w.reward_by_eval(1);
+            w.history[prev.index()][c.index()]
+        };
+        // the first pair only sets the mean: no change
+        let h0 = after(300, -100);
+        assert_eq!(h0, 0);
+        // the mover's opponent now stands 300 worse than usual: a good move
+        let h1 = after(300, -400);
+        assert!(h1 > h0, "{h1} {h0}");
+        // and now 300 better: a poor one
+        let h2 = after(300, 200);
+        assert!(h2 < h1, "{h2} {h1}");
+        // a threatened node (no static value) changes nothing
+        assert_eq!(after(300, NO_EVAL), h2);
+    });
+}
