@@ -49,6 +49,41 @@ fn move_count_limit(p: &Params, depth: Depth, improving: bool) -> usize {
     (if improving { n } else { n / 2.0 }) as usize
 }
 
+/// Depths, in [`Depth`] units, that [`MoveCounts`] keeps; deeper nodes compute theirs.
+const MOVE_COUNT_DEPTHS: usize = 64 * ONE_PLY as usize;
+
+/// [`move_count_limit`] by depth and `improving`, computed once a search: `powf` at every
+/// node was half a per cent of the time.
+struct MoveCounts {
+    params: Params,
+    table: Box<[[u16; 2]]>,
+}
+
+impl MoveCounts {
+    fn new(params: &Params) -> MoveCounts {
+        let table = (0..MOVE_COUNT_DEPTHS as Depth)
+            .map(|d| {
+                [false, true]
+                    .map(|imp| move_count_limit(params, d, imp).min(u16::MAX as usize) as u16)
+            })
+            .collect();
+        MoveCounts {
+            params: *params,
+            table,
+        }
+    }
+
+    #[inline]
+    fn get(&self, depth: Depth, improving: bool) -> usize {
+        match self.table.get(depth.max(0) as usize) {
+            Some(row) if row[usize::from(improving)] < u16::MAX => {
+                usize::from(row[usize::from(improving)])
+            }
+            _ => move_count_limit(&self.params, depth, improving),
+        }
+    }
+}
+
 /// The history bonus of a cut-off at `depth`.
 fn history_bonus(depth: Depth) -> i32 {
     let d = depth / ONE_PLY;
@@ -245,6 +280,12 @@ struct Worker<'a, E: Evaluator = Classical> {
     excluded: Vec<Pos>,
     /// Late-move reductions by [depth][move number].
     reductions: Box<[[Depth; 64]; 64]>,
+    /// Move-count pruning's limits by depth.
+    move_counts: MoveCounts,
+    /// A move list for each ply's node, kept between nodes so that none allocates.
+    move_lists: Vec<Vec<Scored>>,
+    /// The quiescence's fours, likewise.
+    four_lists: Vec<Vec<(Threat, Pos)>>,
     /// Static evaluation of each node on the current line, [`NO_EVAL`] where the node was
     /// threatened: to tell whether the side to move is improving.
     evals: [Score; MAX_PLY + 2],
@@ -348,6 +389,9 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             root_moves: Vec::new(),
             excluded: shared.excluded.to_vec(),
             reductions: reduction_table(params.lmr_percent),
+            move_counts: MoveCounts::new(&params),
+            move_lists: vec![Vec::new(); MAX_PLY + 2],
+            four_lists: vec![Vec::new(); MAX_PLY + 2],
             evals: [NO_EVAL; MAX_PLY + 2],
             tt_pv: [false; MAX_PLY + 2],
             eval_pair_mean: None,
@@ -563,11 +607,24 @@ impl<E: Evaluator> Worker<'_, E> {
 
     /// Legal moves for the side to move with their ordering scores, in cell order.
     fn scored_moves(&mut self, ply: usize, tt_move: Pos, focus: Focus) -> Vec<Scored> {
+        let mut moves = Vec::new();
+        self.push_scored_moves(ply, tt_move, focus, &mut moves);
+        moves
+    }
+
+    /// [`Worker::scored_moves`] appended to `moves`.
+    fn push_scored_moves(
+        &mut self,
+        ply: usize,
+        tt_move: Pos,
+        focus: Focus,
+        moves: &mut Vec<Scored>,
+    ) {
         let me = self.board.side();
         let prev = (self.params.cont_order > 0).then(|| self.cont_prev());
         let mut cands = std::mem::take(&mut self.move_buf);
         self.board.candidates(&mut cands);
-        let mut moves = Vec::with_capacity(cands.len());
+        moves.reserve(cands.len());
         for &p in &cands {
             if ply == 0
                 && (self.excluded.contains(&p)
@@ -597,7 +654,6 @@ impl<E: Evaluator> Worker<'_, E> {
             moves.push(Scored { mv: p, score });
         }
         self.move_buf = cands;
-        moves
     }
 
     fn update_pv(&mut self, ply: usize, mv: Pos) {

@@ -4,9 +4,9 @@
 
 use super::tt::Bound;
 use super::{
-    by_pick_order, history_bonus, history_update, move_count_limit, pick_best, Depth, Focus,
-    Scored, Worker, EXACT_MAX_EMPTY, IIR_MIN_DEPTH, MAX_MALUS_MOVES, MAX_PLY, NO_EVAL, ONE_PLY,
-    PICK_BEFORE_SORT, RAZOR_MAX_DEPTH,
+    by_pick_order, history_bonus, history_update, pick_best, Depth, Focus, Scored, Worker,
+    EXACT_MAX_EMPTY, IIR_MIN_DEPTH, MAX_MALUS_MOVES, MAX_PLY, NO_EVAL, ONE_PLY, PICK_BEFORE_SORT,
+    RAZOR_MAX_DEPTH,
 };
 use crate::board::Pos;
 use crate::eval::{is_mate_score, mate_in, mated_in, Evaluator, Score, INFINITE, WIN_MIN};
@@ -281,8 +281,9 @@ impl<E: Evaluator> Worker<'_, E> {
     /// Step 7: the moves to start with, in stages: a forced block; else the TT move,
     /// searched before any other move is generated (most cut nodes need nothing more); else
     /// all of them. Facing an open-four threat only its answers are generated, and all at
-    /// once: their number decides the extension. Also whether the rest is still to come.
-    fn first_moves(&mut self, n: &Node, focus: Focus) -> (Vec<Scored>, bool) {
+    /// once: their number decides the extension. Into `moves` (empty); returns whether the
+    /// rest is still to come.
+    fn first_moves(&mut self, n: &Node, focus: Focus, moves: &mut Vec<Scored>) -> bool {
         let tt_first = n.forced.is_none()
             && !n.defend_only
             && !n.tt_move.is_none()
@@ -290,34 +291,42 @@ impl<E: Evaluator> Worker<'_, E> {
             && self.board.is_legal(n.tt_move)
             && self.in_focus(n.tt_move, focus);
         if !n.forced.is_none() {
-            (
-                vec![Scored {
-                    mv: n.forced,
-                    score: 0,
-                }],
-                true,
-            )
+            moves.push(Scored {
+                mv: n.forced,
+                score: 0,
+            });
+            true
         } else if tt_first {
-            (
-                vec![Scored {
-                    mv: n.tt_move,
-                    score: 0,
-                }],
-                false,
-            )
+            moves.push(Scored {
+                mv: n.tt_move,
+                score: 0,
+            });
+            false
         } else {
-            (self.scored_moves(n.ply, n.tt_move, focus), true)
+            self.push_scored_moves(n.ply, n.tt_move, focus, moves);
+            true
         }
     }
 
     /// Steps 7 and 8: the move loop, PVS with late-move reductions, move-count pruning and
     /// pruning of late quiet moves near the leaves. `Ok((best score, best move))`, or
     /// `Err(score)` for a result not to store (no move, or an aborted search).
-    fn search_moves(
+    fn search_moves(&mut self, n: &Node, alpha: Score, beta: Score) -> Result<(Score, Pos), Score> {
+        // this ply's list, kept between nodes (a child uses the next ply's)
+        let mut moves = std::mem::take(&mut self.move_lists[n.ply]);
+        moves.clear();
+        let found = self.search_move_list(n, alpha, beta, &mut moves);
+        self.move_lists[n.ply] = moves;
+        found
+    }
+
+    /// [`Worker::search_moves`] with the list to fill, `moves`, empty.
+    fn search_move_list(
         &mut self,
         n: &Node,
         mut alpha: Score,
         beta: Score,
+        moves: &mut Vec<Scored>,
     ) -> Result<(Score, Pos), Score> {
         let (me, mut depth, ply) = (self.board.side(), n.depth, n.ply);
         let opp = me.opponent();
@@ -326,7 +335,7 @@ impl<E: Evaluator> Worker<'_, E> {
         } else {
             Focus::All
         };
-        let (mut moves, mut generated) = self.first_moves(n, focus);
+        let mut generated = self.first_moves(n, focus, moves);
         if moves.is_empty() {
             // nothing stops the threat (or no legal move): lost
             return Err(mated_in(ply + 2));
@@ -356,7 +365,7 @@ impl<E: Evaluator> Worker<'_, E> {
             && depth <= 3 * ONE_PLY
             && n.static_eval + self.params.futility_margin * depth / ONE_PLY <= alpha;
         let plies = depth / ONE_PLY;
-        let move_count = move_count_limit(&self.params, depth, n.improving);
+        let move_count = self.move_counts.get(depth, n.improving);
         let mut i = 0;
         // moves[i..] is in picking order from here on (the same order pick_best gives)
         let mut sorted = false;
@@ -366,8 +375,12 @@ impl<E: Evaluator> Worker<'_, E> {
                     break;
                 }
                 generated = true;
-                let rest = self.scored_moves(ply, n.tt_move, focus);
-                moves.extend(rest.into_iter().filter(|m| m.mv != n.tt_move));
+                let start = moves.len();
+                self.push_scored_moves(ply, n.tt_move, focus, moves);
+                // the table's move was searched first; the rest keep their cell order
+                if let Some(j) = moves[start..].iter().position(|m| m.mv == n.tt_move) {
+                    moves.remove(start + j);
+                }
                 if i == moves.len() {
                     break;
                 }
@@ -377,7 +390,7 @@ impl<E: Evaluator> Worker<'_, E> {
                 sorted = true;
             }
             if !sorted {
-                pick_best(&mut moves, i);
+                pick_best(moves, i);
             }
             i += 1;
             let i = i - 1;

@@ -86,21 +86,25 @@ impl<E: Evaluator> Worker<'_, E> {
             Some(q) => near_cells(q, &mut moves),
             None => self.board.candidates(&mut moves),
         }
-        let mut fours: Vec<(Threat, Pos)> = moves
-            .iter()
-            .filter(|&&p| self.board.is_empty(p))
-            .filter_map(|&p| self.legal_threat(p).filter(|&t| t >= min).map(|t| (t, p)))
-            .collect();
+        // this ply's list, kept between nodes
+        let mut fours = std::mem::take(&mut self.four_lists[ply]);
+        fours.clear();
+        fours.extend(
+            moves
+                .iter()
+                .filter(|&&p| self.board.is_empty(p))
+                .filter_map(|&p| self.legal_threat(p).filter(|&t| t >= min).map(|t| (t, p))),
+        );
         self.move_buf = moves;
         // strongest threat first, then cell order
         fours.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        for (_, p) in fours {
+        for &(_, p) in &fours {
             self.tt.prefetch(self.board.hash_after(p));
             self.board.make(p);
             let score = -self.search(depth - ONE_PLY, -beta, -alpha, ply + 1, false, false);
             self.board.undo();
             if self.aborted {
-                return 0;
+                break;
             }
             if score > best {
                 best = score;
@@ -111,6 +115,10 @@ impl<E: Evaluator> Worker<'_, E> {
                     }
                 }
             }
+        }
+        self.four_lists[ply] = fours;
+        if self.aborted {
+            return 0;
         }
         best
     }
