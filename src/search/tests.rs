@@ -508,3 +508,26 @@ fn a_quiet_moves_history_follows_the_static_values() {
         assert_eq!(after(300, NO_EVAL), h2);
     });
 }
+
+#[test]
+fn the_move_count_table_gives_the_formulas_limits() {
+    let mut steep = Params::for_rule(Rule::Freestyle);
+    assert!(steep.set("move_count_exp", 300));
+    for params in [
+        Params::for_rule(Rule::Freestyle),
+        Params::for_rule(Rule::Renju),
+        steep,
+    ] {
+        let table = MoveCounts::new(&params);
+        // past the table, and at depths whose limit does not fit its entries, it computes
+        for depth in -ONE_PLY..(MOVE_COUNT_DEPTHS as Depth + 3 * ONE_PLY) {
+            for improving in [false, true] {
+                assert_eq!(
+                    table.get(depth, improving),
+                    move_count_limit(&params, depth, improving),
+                    "depth {depth}, improving {improving}"
+                );
+            }
+        }
+    }
+}
