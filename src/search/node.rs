@@ -93,6 +93,9 @@ impl<E: Evaluator> Worker<'_, E> {
                     Bound::Upper => h.score <= alpha,
                 };
                 if cut {
+                    if h.score >= beta && self.params.tt_hist > 0 {
+                        self.reward_tt_move(h.mv, depth);
+                    }
                     return h.score;
                 }
             }
@@ -172,6 +175,9 @@ impl<E: Evaluator> Worker<'_, E> {
         } else {
             Bound::Upper
         };
+        if bound == Bound::Upper && self.params.prior_bonus > 0 {
+            self.reward_prior(ply, depth);
+        }
         let tt_pv = self.settle_tt_pv(tt_pv, bound, depth, ply);
         self.tt
             .store(key, ply, best_move, best, raw_eval, depth, bound, tt_pv);
@@ -212,6 +218,37 @@ impl<E: Evaluator> Worker<'_, E> {
         let mean = *self.eval_pair_mean.get_or_insert(sum);
         self.eval_pair_mean = Some(mean + (sum - mean) / 256);
         let bonus = ((mean - sum) / 16 * self.params.eval_hist / 16).clamp(-2000, 2000);
+        history_update(&mut self.history[prev.index()][c.index()], bonus);
+    }
+
+    /// A cut by the table's bound: its move, when quiet, gets a share of a cut-off's bonus.
+    fn reward_tt_move(&mut self, mv: Pos, depth: Depth) {
+        let me = self.board.side();
+        if mv.is_none()
+            || !self.board.is_legal(mv)
+            || self.board.threat(me, mv) >= Threat::Flex3
+            || self.board.threat(me.opponent(), mv) >= Threat::Flex3
+        {
+            return;
+        }
+        let bonus = history_bonus(depth) * self.params.tt_hist / 100;
+        history_update(&mut self.history[mv.index()][me.index()], bonus);
+    }
+
+    /// A node that failed low: no answer to the opponent's quiet move into it reached
+    /// alpha, so that move gets a share of a cut-off's bonus in the opponent's history.
+    /// Quiet: neither node was threatened (a four or an open three threatens).
+    pub(super) fn reward_prior(&mut self, ply: usize, depth: Depth) {
+        if ply == 0 || self.evals[ply] == NO_EVAL || self.evals[ply - 1] == NO_EVAL {
+            return;
+        }
+        let Some((prev, c)) = self.board.last_move() else {
+            return;
+        };
+        if prev.is_none() {
+            return;
+        }
+        let bonus = history_bonus(depth) * self.params.prior_bonus / 100;
         history_update(&mut self.history[prev.index()][c.index()], bonus);
     }
 

@@ -531,3 +531,28 @@ fn the_move_count_table_gives_the_formulas_limits() {
         }
     }
 }
+
+#[test]
+fn a_quiet_move_that_leaves_no_good_answer_gains_history() {
+    let b = quiet_position();
+    let (prev, c) = b.last_move().unwrap();
+    for (bonus, want) in [(100, history_bonus(3 * ONE_PLY)), (0, 0)] {
+        let mut params = Params::for_rule(Rule::Freestyle);
+        assert!(params.set("prior_bonus", bonus));
+        let mut s = Searcher::new(1 << 20);
+        s.set_params(Some(params));
+        s.with_worker(&b, &to_depth(1), &SearchControl::default(), |w| {
+            let mut after = |before: Score, now: Score| {
+                (w.evals[0], w.evals[1]) = (before, now);
+                w.history[prev.index()][c.index()] = 0;
+                w.reward_prior(1, 3 * ONE_PLY);
+                w.history[prev.index()][c.index()]
+            };
+            // a quiet move: both nodes have a static value
+            assert_eq!(after(100, -50), want, "prior_bonus {bonus}");
+            // a four or an open three before or after it: no change
+            assert_eq!(after(NO_EVAL, -50), 0);
+            assert_eq!(after(100, NO_EVAL), 0);
+        });
+    }
+}
