@@ -8,7 +8,7 @@ use super::{
     EXACT_MAX_EMPTY, IIR_MIN_DEPTH, MAX_MALUS_MOVES, MAX_PLY, NO_EVAL, ONE_PLY, PICK_BEFORE_SORT,
     RAZOR_MAX_DEPTH,
 };
-use crate::board::Pos;
+use crate::board::{Color, Pos};
 use crate::eval::{is_mate_score, mate_in, mated_in, Evaluator, Score, INFINITE, WIN_MIN};
 use crate::pattern::Threat;
 
@@ -201,19 +201,12 @@ impl<E: Evaluator> Worker<'_, E> {
     /// value (Stockfish's): the two sides' values summed, less their running mean (the
     /// tempo of having the move), negated and scaled by [`Params::eval_hist`].
     pub(super) fn reward_by_eval(&mut self, ply: usize) {
-        if self.params.eval_hist == 0
-            || ply == 0
-            || self.evals[ply] == NO_EVAL
-            || self.evals[ply - 1] == NO_EVAL
-        {
+        if self.params.eval_hist == 0 {
             return;
         }
-        let Some((prev, c)) = self.board.last_move() else {
+        let Some((prev, c)) = self.quiet_move_into(ply) else {
             return;
         };
-        if prev.is_none() {
-            return;
-        }
         let sum = (self.evals[ply - 1] + self.evals[ply]).clamp(-4000, 4000) * 16;
         let mean = *self.eval_pair_mean.get_or_insert(sum);
         self.eval_pair_mean = Some(mean + (sum - mean) / 256);
@@ -221,14 +214,28 @@ impl<E: Evaluator> Worker<'_, E> {
         history_update(&mut self.history[prev.index()][c.index()], bonus);
     }
 
+    /// The move into the node at `ply` and who played it, when it was quiet: neither this
+    /// node nor its parent was threatened (a four or an open three threatens), and it was
+    /// no pass.
+    fn quiet_move_into(&self, ply: usize) -> Option<(Pos, Color)> {
+        if ply == 0 || self.evals[ply] == NO_EVAL || self.evals[ply - 1] == NO_EVAL {
+            return None;
+        }
+        self.board.last_move().filter(|(p, _)| !p.is_none())
+    }
+
+    /// Whether `mv` makes or blocks less than an open three for either side.
+    #[inline]
+    fn is_quiet(&self, mv: Pos) -> bool {
+        let me = self.board.side();
+        self.board.threat(me, mv) < Threat::Flex3
+            && self.board.threat(me.opponent(), mv) < Threat::Flex3
+    }
+
     /// A cut by the table's bound: its move, when quiet, gets a share of a cut-off's bonus.
     fn reward_tt_move(&mut self, mv: Pos, depth: Depth) {
         let me = self.board.side();
-        if mv.is_none()
-            || !self.board.is_legal(mv)
-            || self.board.threat(me, mv) >= Threat::Flex3
-            || self.board.threat(me.opponent(), mv) >= Threat::Flex3
-        {
+        if mv.is_none() || !self.board.is_legal(mv) || !self.is_quiet(mv) {
             return;
         }
         let bonus = history_bonus(depth) * self.params.tt_hist / 100;
@@ -239,15 +246,9 @@ impl<E: Evaluator> Worker<'_, E> {
     /// alpha, so that move gets a share of a cut-off's bonus in the opponent's history.
     /// Quiet: neither node was threatened (a four or an open three threatens).
     pub(super) fn reward_prior(&mut self, ply: usize, depth: Depth) {
-        if ply == 0 || self.evals[ply] == NO_EVAL || self.evals[ply - 1] == NO_EVAL {
-            return;
-        }
-        let Some((prev, c)) = self.board.last_move() else {
+        let Some((prev, c)) = self.quiet_move_into(ply) else {
             return;
         };
-        if prev.is_none() {
-            return;
-        }
         let bonus = history_bonus(depth) * self.params.prior_bonus / 100;
         history_update(&mut self.history[prev.index()][c.index()], bonus);
     }
@@ -366,7 +367,6 @@ impl<E: Evaluator> Worker<'_, E> {
         moves: &mut Vec<Scored>,
     ) -> Result<(Score, Pos), Score> {
         let (me, mut depth, ply) = (self.board.side(), n.depth, n.ply);
-        let opp = me.opponent();
         let focus = if n.forced.is_none() && !self.caro {
             self.focus(n.defend_only)
         } else {
@@ -432,9 +432,7 @@ impl<E: Evaluator> Worker<'_, E> {
             i += 1;
             let i = i - 1;
             let mv = moves[i].mv;
-            let quiet = self.board.threat(me, mv) < Threat::Flex3
-                && self.board.threat(opp, mv) < Threat::Flex3
-                && mv != n.tt_move;
+            let quiet = self.is_quiet(mv) && mv != n.tt_move;
             if i > 0 && !n.threatened && !n.exact && best > -WIN_MIN {
                 // Move-count pruning: once a move that does not lose is in hand, moves this
                 // late in the order are skipped unless they make a four; fewer when not
