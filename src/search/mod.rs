@@ -14,7 +14,7 @@ pub mod tt;
 mod vcf;
 mod vct;
 
-use crate::board::{Board, Classical, Color, Pos, DIR_OFFSETS};
+use crate::board::{Board, Classical, Color, Pos, DIR_OFFSETS, GRID_CELLS};
 use crate::eval::{self, is_mate_score, mate_in, mated_in, Evaluator, Score};
 use crate::pattern::{Pattern, Threat};
 use crate::rules::Rule;
@@ -32,6 +32,9 @@ const MAX_DEPTH: i32 = 100;
 const HISTORY_MAX: i32 = 16_384;
 /// A history score counts this many times less than the threat scores in move ordering.
 const HISTORY_ORDER_DIV: i32 = 200;
+
+/// Plies near the root with a history of their own ([`Params::low_ply`]).
+const LOW_PLY: usize = 4;
 /// Moves searched and failed before a cut-off get at most this many maluses.
 const MAX_MALUS_MOVES: usize = 32;
 
@@ -295,6 +298,10 @@ struct Worker<'a, E: Evaluator = Classical> {
     /// The running mean of the two sides' static values summed over a quiet move, in
     /// sixteenths ([`Params::eval_hist`]); `None` before the first.
     eval_pair_mean: Option<i32>,
+    /// The history of the first [`LOW_PLY`] plies of this search, by ply and cell
+    /// (Stockfish's low-ply history); empty when [`Params::low_ply`] is 0. The side to move
+    /// at a ply is fixed within one search, so no colour index.
+    low_ply: Vec<i32>,
 }
 
 /// Moves the best of `moves[i..]` to `i`; equal scores go by cell index, so the order
@@ -395,6 +402,11 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             evals: [NO_EVAL; MAX_PLY + 2],
             tt_pv: [false; MAX_PLY + 2],
             eval_pair_mean: None,
+            low_ply: if params.low_ply > 0 {
+                vec![0; LOW_PLY * GRID_CELLS]
+            } else {
+                Vec::new()
+            },
         }
     }
 }
@@ -650,10 +662,27 @@ impl<E: Evaluator> Worker<'_, E> {
             if let Some(prev) = prev {
                 h += cont::score(self.cont, prev, p) * self.params.cont_order / 100;
             }
+            if ply < LOW_PLY && !self.low_ply.is_empty() {
+                // weighted as Stockfish's: more the nearer the root
+                h += self.low_ply[ply * GRID_CELLS + p.index()] * self.params.low_ply * 4
+                    / (100 * (1 + 2 * ply as i32));
+            }
             score += h / HISTORY_ORDER_DIV;
             moves.push(Scored { mv: p, score });
         }
         self.move_buf = cands;
+    }
+
+    /// A cut-off at `ply` by `mv` after `tried`, in the low-ply history.
+    fn reward_low_ply(&mut self, ply: usize, mv: Pos, tried: &[Pos], bonus: i32) {
+        if ply >= LOW_PLY || self.low_ply.is_empty() {
+            return;
+        }
+        let row = &mut self.low_ply[ply * GRID_CELLS..(ply + 1) * GRID_CELLS];
+        history_update(&mut row[mv.index()], bonus);
+        for &q in tried {
+            history_update(&mut row[q.index()], -bonus);
+        }
     }
 
     fn update_pv(&mut self, ply: usize, mv: Pos) {

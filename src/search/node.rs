@@ -574,6 +574,7 @@ impl<E: Evaluator> Worker<'_, E> {
         for &q in tried {
             history_update(&mut self.history[q.index()][me.index()], -bonus);
         }
+        self.reward_low_ply(n.ply, mv, tried, bonus);
         if self.params.cont_order > 0 || self.params.cont_lmr > 0 {
             let prev = self.cont_prev();
             super::cont::update(self.cont, prev, mv, bonus);

@@ -129,13 +129,17 @@ pub struct Params {
     /// without it, 54.2 % against 40.4 % and 46.7 % against 52.1 % (fs15), 47.5 % against
     /// 42.5 % (fs20), 120 games each. Freestyle 100; the other rules, not measured, 0.
     pub prior_bonus: i32,
+    /// Weight, per cent, of a history kept apart for the first four plies of each search
+    /// and cleared when it starts (Stockfish's low-ply history), in move ordering there;
+    /// 0: none.
+    pub low_ply: i32,
 }
 
 /// A tunable value: its name, and where it sits in [`Params`].
 type Field = (&'static str, fn(&mut Params) -> &mut i32);
 
 /// Every tunable value, by name.
-const FIELDS: [Field; 27] = [
+const FIELDS: [Field; 28] = [
     ("rfp_margin", |p| &mut p.rfp_margin),
     ("razor_margin", |p| &mut p.razor_margin),
     ("futility_margin", |p| &mut p.futility_margin),
@@ -163,6 +167,7 @@ const FIELDS: [Field; 27] = [
     ("eval_hist", |p| &mut p.eval_hist),
     ("tt_hist", |p| &mut p.tt_hist),
     ("prior_bonus", |p| &mut p.prior_bonus),
+    ("low_ply", |p| &mut p.low_ply),
 ];
 
 impl Params {
@@ -204,6 +209,7 @@ impl Params {
             eval_hist: 0,
             tt_hist: 0,
             prior_bonus: if rule == Rule::Freestyle { 100 } else { 0 },
+            low_ply: 0,
         }
     }
 
@@ -302,6 +308,7 @@ mod tests {
         ] {
             assert_eq!(Params::for_rule(rule).eval_hist, 0, "{rule:?}");
             assert_eq!(Params::for_rule(rule).tt_hist, 0, "{rule:?}");
+            assert_eq!(Params::for_rule(rule).low_ply, 0, "{rule:?}");
             let prior = if rule == Rule::Freestyle { 100 } else { 0 };
             assert_eq!(Params::for_rule(rule).prior_bonus, prior, "{rule:?}");
         }

@@ -556,3 +556,34 @@ fn a_quiet_move_that_leaves_no_good_answer_gains_history() {
         });
     }
 }
+
+#[test]
+fn a_cut_off_near_the_root_orders_the_move_first_there_only() {
+    let b = quiet_position();
+    fn score_of<E: Evaluator>(w: &mut Worker<'_, E>, ply: usize, mv: Pos) -> Option<i32> {
+        let moves = w.scored_moves(ply, Pos::NONE, Focus::All);
+        moves.iter().find(|s| s.mv == mv).map(|s| s.score)
+    }
+    for weight in [100, 0] {
+        let mut params = Params::for_rule(Rule::Freestyle);
+        assert!(params.set("low_ply", weight));
+        let mut s = Searcher::new(1 << 20);
+        s.set_params(Some(params));
+        s.with_worker(&b, &to_depth(1), &SearchControl::default(), |w| {
+            let moves = w.scored_moves(1, Pos::NONE, Focus::All);
+            let (mv, tried) = (moves[0].mv, moves[1].mv);
+            let before = [1, 2, LOW_PLY].map(|ply| score_of(w, ply, mv).unwrap());
+            let tried_before = score_of(w, 1, tried).unwrap();
+            w.reward_low_ply(1, mv, &[tried], history_bonus(6 * ONE_PLY));
+            let after = [1, 2, LOW_PLY].map(|ply| score_of(w, ply, mv).unwrap());
+            if weight > 0 {
+                assert!(after[0] > before[0], "{after:?} {before:?}");
+                assert!(score_of(w, 1, tried).unwrap() < tried_before);
+            } else {
+                assert_eq!(after[0], before[0]);
+            }
+            // another ply, and the plies past the low ones, keep their order
+            assert_eq!(after[1..], before[1..]);
+        });
+    }
+}
