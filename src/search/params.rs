@@ -133,13 +133,17 @@ pub struct Params {
     /// and cleared when it starts (Stockfish's low-ply history), in move ordering there;
     /// 0: none.
     pub low_ply: i32,
+    /// Plies taken off the root's re-search after each fail-high of its aspiration window
+    /// (at most three, never below half the depth; a fail-low restores the depth), as
+    /// Stockfish; 0: none.
+    pub asp_fh: i32,
 }
 
 /// A tunable value: its name, and where it sits in [`Params`].
 type Field = (&'static str, fn(&mut Params) -> &mut i32);
 
 /// Every tunable value, by name.
-const FIELDS: [Field; 28] = [
+const FIELDS: [Field; 29] = [
     ("rfp_margin", |p| &mut p.rfp_margin),
     ("razor_margin", |p| &mut p.razor_margin),
     ("futility_margin", |p| &mut p.futility_margin),
@@ -168,6 +172,7 @@ const FIELDS: [Field; 28] = [
     ("tt_hist", |p| &mut p.tt_hist),
     ("prior_bonus", |p| &mut p.prior_bonus),
     ("low_ply", |p| &mut p.low_ply),
+    ("asp_fh", |p| &mut p.asp_fh),
 ];
 
 impl Params {
@@ -210,6 +215,7 @@ impl Params {
             tt_hist: 0,
             prior_bonus: if rule == Rule::Freestyle { 100 } else { 0 },
             low_ply: 0,
+            asp_fh: 0,
         }
     }
 
@@ -232,6 +238,7 @@ impl Params {
             "move_count_exp" => (0..=300).contains(&value),
             // more than all would push the history past its bound
             "hist_keep" => (0..=100).contains(&value),
+            "asp_fh" => (0..=4).contains(&value),
             _ => value >= 0,
         };
         match FIELDS.iter().find(|f| f.0 == name) {
@@ -309,6 +316,7 @@ mod tests {
             assert_eq!(Params::for_rule(rule).eval_hist, 0, "{rule:?}");
             assert_eq!(Params::for_rule(rule).tt_hist, 0, "{rule:?}");
             assert_eq!(Params::for_rule(rule).low_ply, 0, "{rule:?}");
+            assert_eq!(Params::for_rule(rule).asp_fh, 0, "{rule:?}");
             let prior = if rule == Rule::Freestyle { 100 } else { 0 };
             assert_eq!(Params::for_rule(rule).prior_bonus, prior, "{rule:?}");
         }

@@ -24,15 +24,20 @@ impl<E: Evaluator> Worker<'_, E> {
         // 137 -> 78 root searches over bench, +27 [+4, +50] Elo at 200 ms a move.
         let mut delta = 25 + swing.min(400) / 2;
         let (mut lo, mut hi) = (prev - delta, prev + delta);
+        // fail-highs since the last fail-low: each takes `asp_fh` plies off the re-search
+        let mut failed_high = 0;
         loop {
-            let score = self.search(depth * ONE_PLY, lo, hi, 0, true, false);
+            let d = research_depth(depth, failed_high, self.params.asp_fh);
+            let score = self.search(d * ONE_PLY, lo, hi, 0, true, false);
             if self.aborted {
                 return score;
             }
             if score <= lo {
                 lo = (score - delta).max(-INFINITE);
+                failed_high = 0;
             } else if score >= hi {
                 hi = (score + delta).min(INFINITE);
+                failed_high = (failed_high + 1).min(3);
             } else {
                 return score;
             }
@@ -317,6 +322,13 @@ impl<E: Evaluator> Worker<'_, E> {
     }
 }
 
+/// The depth of an aspiration re-search after `failed_high` fail-highs in a row, with
+/// `plies` off for each ([`Params::asp_fh`](super::Params::asp_fh)): a fail-high above the
+/// last score is mostly confirmed at a lower depth, and the next iteration goes deeper anyway.
+fn research_depth(depth: i32, failed_high: i32, plies: i32) -> i32 {
+    (depth - failed_high * plies).max(depth / 2).min(depth)
+}
+
 /// Lazy SMP: helper `thread` skips the depths this returns true for, so that the threads
 /// spread over neighbouring depths instead of all searching the same one (the schedule of
 /// Stockfish 9's helpers).
@@ -354,7 +366,17 @@ impl<E: Evaluator> Worker<'_, E> {
 
 #[cfg(test)]
 mod smp_tests {
-    use super::skip_depth;
+    use super::{research_depth, skip_depth};
+
+    #[test]
+    fn fail_highs_shorten_the_research_down_to_half_the_depth() {
+        assert_eq!(research_depth(12, 0, 1), 12);
+        assert_eq!(research_depth(12, 2, 0), 12);
+        assert_eq!(research_depth(12, 2, 1), 10);
+        assert_eq!(research_depth(12, 3, 2), 6);
+        assert_eq!(research_depth(12, 3, 4), 6);
+        assert_eq!(research_depth(5, 3, 1), 2);
+    }
 
     #[test]
     fn helpers_spread_over_depths() {
