@@ -302,6 +302,9 @@ struct Worker<'a, E: Evaluator = Classical> {
     /// (Stockfish's low-ply history); empty when [`Params::low_ply`] is 0. The side to move
     /// at a ply is fixed within one search, so no colour index.
     low_ply: Vec<i32>,
+    /// The reduction of the late-move search now under way below each ply, 0 for any
+    /// other search ([`Params::hindsight`]).
+    prior_r: [Depth; MAX_PLY + 2],
 }
 
 /// Moves the best of `moves[i..]` to `i`; equal scores go by cell index, so the order
@@ -407,6 +410,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             } else {
                 Vec::new()
             },
+            prior_r: [0; MAX_PLY + 2],
         }
     }
 }

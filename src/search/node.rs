@@ -131,6 +131,11 @@ impl<E: Evaluator> Worker<'_, E> {
         // shallower (`Params::iir_pv`, `iir_nonpv`: a ply each); its ordering is poor, and
         // the next iteration comes back with a move. Not near a full board, which is exact.
         let exact = self.board.empty_count() <= EXACT_MAX_EMPTY;
+        let depth = if threatened || exact {
+            depth
+        } else {
+            self.hindsight(depth, ply)
+        };
         let depth = if tt_move.is_none() && depth >= IIR_MIN_DEPTH && !threatened && !exact {
             depth
                 - if pv_node {
@@ -195,6 +200,25 @@ impl<E: Evaluator> Worker<'_, E> {
             self.update_correction(best - raw_eval, depth);
         }
         best
+    }
+
+    /// Stockfish's hindsight depth: a node reached by a move reduced three plies or more
+    /// gets a ply back when the move did not worsen its mover's static value; one reduced
+    /// two or more loses a ply when the move cost its mover more than
+    /// [`Params::hindsight`](super::Params::hindsight) (0: off).
+    pub(super) fn hindsight(&self, depth: Depth, ply: usize) -> Depth {
+        let margin = self.params.hindsight;
+        if margin == 0 || ply == 0 || self.evals[ply - 1] == NO_EVAL {
+            return depth;
+        }
+        let (r, sum) = (self.prior_r[ply], self.evals[ply] + self.evals[ply - 1]);
+        if r >= 3 * ONE_PLY && sum <= 0 {
+            depth + ONE_PLY
+        } else if r >= 2 * ONE_PLY && depth >= 2 * ONE_PLY && sum > margin {
+            depth - ONE_PLY
+        } else {
+            depth
+        }
     }
 
     /// The history of the quiet move that led here moves by how much it changed the static
@@ -543,7 +567,9 @@ impl<E: Evaluator> Worker<'_, E> {
                     * ONE_PLY;
                 r = r.clamp(-self.params.lmr_deeper, new_depth.max(0));
             }
+            self.prior_r[ply + 1] = r;
             let mut score = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1, false, true);
+            self.prior_r[ply + 1] = 0;
             if score > alpha && r > 0 {
                 score = -self.search(new_depth, -alpha - 1, -alpha, ply + 1, false, !n.cut);
             }

@@ -137,13 +137,17 @@ pub struct Params {
     /// (at most three, never below half the depth; a fail-low restores the depth), as
     /// Stockfish; 0: none.
     pub asp_fh: i32,
+    /// Stockfish's hindsight depth (`Worker::hindsight`): the static value the move into
+    /// a node reduced two plies or more must have cost its mover for the node to lose a ply;
+    /// one reduced three or more that cost nothing gains a ply. 0: off.
+    pub hindsight: i32,
 }
 
 /// A tunable value: its name, and where it sits in [`Params`].
 type Field = (&'static str, fn(&mut Params) -> &mut i32);
 
 /// Every tunable value, by name.
-const FIELDS: [Field; 29] = [
+const FIELDS: [Field; 30] = [
     ("rfp_margin", |p| &mut p.rfp_margin),
     ("razor_margin", |p| &mut p.razor_margin),
     ("futility_margin", |p| &mut p.futility_margin),
@@ -173,6 +177,7 @@ const FIELDS: [Field; 29] = [
     ("prior_bonus", |p| &mut p.prior_bonus),
     ("low_ply", |p| &mut p.low_ply),
     ("asp_fh", |p| &mut p.asp_fh),
+    ("hindsight", |p| &mut p.hindsight),
 ];
 
 impl Params {
@@ -216,6 +221,7 @@ impl Params {
             prior_bonus: if rule == Rule::Freestyle { 100 } else { 0 },
             low_ply: 0,
             asp_fh: 0,
+            hindsight: 0,
         }
     }
 
@@ -317,6 +323,7 @@ mod tests {
             assert_eq!(Params::for_rule(rule).tt_hist, 0, "{rule:?}");
             assert_eq!(Params::for_rule(rule).low_ply, 0, "{rule:?}");
             assert_eq!(Params::for_rule(rule).asp_fh, 0, "{rule:?}");
+            assert_eq!(Params::for_rule(rule).hindsight, 0, "{rule:?}");
             let prior = if rule == Rule::Freestyle { 100 } else { 0 };
             assert_eq!(Params::for_rule(rule).prior_bonus, prior, "{rule:?}");
         }

@@ -587,3 +587,31 @@ fn a_cut_off_near_the_root_orders_the_move_first_there_only() {
         });
     }
 }
+
+#[test]
+fn a_reduced_move_gets_its_ply_back_or_loses_another_by_what_it_cost() {
+    let b = quiet_position();
+    for margin in [150, 0] {
+        let mut params = Params::for_rule(Rule::Freestyle);
+        assert!(params.set("hindsight", margin));
+        let mut s = Searcher::new(1 << 20);
+        s.set_params(Some(params));
+        s.with_worker(&b, &to_depth(1), &SearchControl::default(), |w| {
+            let d = 6 * ONE_PLY;
+            let mut at = |r: Depth, parent: Score, here: Score| {
+                (w.prior_r[2], w.evals[1], w.evals[2]) = (r, parent, here);
+                w.hindsight(d, 2)
+            };
+            let on = margin > 0;
+            // the move kept its mover's value: a ply back after three off, not after two
+            assert_eq!(at(3 * ONE_PLY, 100, -100), d + ONE_PLY * Depth::from(on));
+            assert_eq!(at(2 * ONE_PLY, 100, -100), d);
+            // it cost its mover more than the margin: a ply more off after two
+            assert_eq!(at(2 * ONE_PLY, 100, 100), d - ONE_PLY * Depth::from(on));
+            assert_eq!(at(2 * ONE_PLY, 100, -40), d);
+            // not reduced, or the parent threatened: as it was
+            assert_eq!(at(0, 100, 100), d);
+            assert_eq!(at(3 * ONE_PLY, NO_EVAL, -100), d);
+        });
+    }
+}
