@@ -127,19 +127,25 @@ pub struct Params {
     /// Freestyle 100 against 0 (session 39, level openings, 40,000 nodes a move): +30 [+15,
     /// +46] on 15×15 (825 pairs); against Rapfi at 200 ms, on the same openings as the build
     /// without it, 54.2 % against 40.4 % and 46.7 % against 52.1 % (fs15), 47.5 % against
-    /// 42.5 % (fs20), 120 games each. Freestyle 100; the other rules, not measured, 0.
+    /// 42.5 % (fs20), 120 games each. Freestyle 100. Session 40, 40,000 nodes a move:
+    /// renju +15 [+2, +29] (1,128 pairs), against Rapfi 50.2 % against 49.4 % of 240 games
+    /// (two pairs), so renju 100; standard -0 [-15, +15] (874 pairs), so 0, as caro (not
+    /// measured).
     pub prior_bonus: i32,
     /// Weight, per cent, of a history kept apart for the first four plies of each search
     /// and cleared when it starts (Stockfish's low-ply history), in move ordering there;
-    /// 0: none.
+    /// 0: none. Freestyle 100 against 0 (session 40, level openings, 40,000 nodes a move):
+    /// -30 [-48, -13] (682 pairs), so 0.
     pub low_ply: i32,
     /// Plies taken off the root's re-search after each fail-high of its aspiration window
     /// (at most three, never below half the depth; a fail-low restores the depth), as
-    /// Stockfish; 0: none.
+    /// Stockfish; 0: none. Freestyle 1 against 0 (session 40, as `low_ply`): -21 [-39, -4]
+    /// (642 pairs), so 0.
     pub asp_fh: i32,
     /// Stockfish's hindsight depth (`Worker::hindsight`): the static value the move into
     /// a node reduced two plies or more must have cost its mover for the node to lose a ply;
-    /// one reduced three or more that cost nothing gains a ply. 0: off.
+    /// one reduced three or more that cost nothing gains a ply. 0: off. Freestyle 150
+    /// against 0 (session 40, as `low_ply`): -27 [-45, -10] (648 pairs), so 0.
     pub hindsight: i32,
 }
 
@@ -218,7 +224,11 @@ impl Params {
             rfp_no_ttpv: i32::from(!matches!(rule, Rule::Caro | Rule::CaroExact)),
             eval_hist: 0,
             tt_hist: 0,
-            prior_bonus: if rule == Rule::Freestyle { 100 } else { 0 },
+            prior_bonus: if matches!(rule, Rule::Freestyle | Rule::Renju) {
+                100
+            } else {
+                0
+            },
             low_ply: 0,
             asp_fh: 0,
             hindsight: 0,
@@ -244,7 +254,6 @@ impl Params {
             "move_count_exp" => (0..=300).contains(&value),
             // more than all would push the history past its bound
             "hist_keep" => (0..=100).contains(&value),
-            "asp_fh" => (0..=4).contains(&value),
             _ => value >= 0,
         };
         match FIELDS.iter().find(|f| f.0 == name) {
@@ -324,7 +333,11 @@ mod tests {
             assert_eq!(Params::for_rule(rule).low_ply, 0, "{rule:?}");
             assert_eq!(Params::for_rule(rule).asp_fh, 0, "{rule:?}");
             assert_eq!(Params::for_rule(rule).hindsight, 0, "{rule:?}");
-            let prior = if rule == Rule::Freestyle { 100 } else { 0 };
+            let prior = if matches!(rule, Rule::Freestyle | Rule::Renju) {
+                100
+            } else {
+                0
+            };
             assert_eq!(Params::for_rule(rule).prior_bonus, prior, "{rule:?}");
         }
     }
