@@ -537,11 +537,7 @@ fn a_quiet_move_that_leaves_no_good_answer_gains_history() {
     let b = quiet_position();
     let (prev, c) = b.last_move().unwrap();
     for (bonus, want) in [(100, history_bonus(3 * ONE_PLY)), (0, 0)] {
-        let mut params = Params::for_rule(Rule::Freestyle);
-        assert!(params.set("prior_bonus", bonus));
-        let mut s = Searcher::new(1 << 20);
-        s.set_params(Some(params));
-        s.with_worker(&b, &to_depth(1), &SearchControl::default(), |w| {
+        with_freestyle_worker(&b, "prior_bonus", bonus, |w| {
             let mut after = |before: Score, now: Score| {
                 (w.evals[0], w.evals[1]) = (before, now);
                 w.history[prev.index()][c.index()] = 0;
@@ -565,11 +561,7 @@ fn a_cut_off_near_the_root_orders_the_move_first_there_only() {
         moves.iter().find(|s| s.mv == mv).map(|s| s.score)
     }
     for weight in [100, 0] {
-        let mut params = Params::for_rule(Rule::Freestyle);
-        assert!(params.set("low_ply", weight));
-        let mut s = Searcher::new(1 << 20);
-        s.set_params(Some(params));
-        s.with_worker(&b, &to_depth(1), &SearchControl::default(), |w| {
+        with_freestyle_worker(&b, "low_ply", weight, |w| {
             let moves = w.scored_moves(1, Pos::NONE, Focus::All);
             let (mv, tried) = (moves[0].mv, moves[1].mv);
             let before = [1, 2, LOW_PLY].map(|ply| score_of(w, ply, mv).unwrap());
@@ -592,11 +584,7 @@ fn a_cut_off_near_the_root_orders_the_move_first_there_only() {
 fn a_reduced_move_gets_its_ply_back_or_loses_another_by_what_it_cost() {
     let b = quiet_position();
     for margin in [150, 0] {
-        let mut params = Params::for_rule(Rule::Freestyle);
-        assert!(params.set("hindsight", margin));
-        let mut s = Searcher::new(1 << 20);
-        s.set_params(Some(params));
-        s.with_worker(&b, &to_depth(1), &SearchControl::default(), |w| {
+        with_freestyle_worker(&b, "hindsight", margin, |w| {
             let d = 6 * ONE_PLY;
             let mut at = |r: Depth, parent: Score, here: Score| {
                 (w.prior_r[2], w.evals[1], w.evals[2]) = (r, parent, here);
@@ -614,4 +602,18 @@ fn a_reduced_move_gets_its_ply_back_or_loses_another_by_what_it_cost() {
             assert_eq!(at(3 * ONE_PLY, NO_EVAL, -100), d);
         });
     }
+}
+
+/// Runs `f` on a freestyle worker for `b` with the tunable `name` at `value`.
+fn with_freestyle_worker<E: Evaluator>(
+    b: &Board<E>,
+    name: &str,
+    value: i32,
+    f: impl FnOnce(&mut Worker<E>),
+) {
+    let mut params = Params::for_rule(Rule::Freestyle);
+    assert!(params.set(name, value));
+    let mut s = Searcher::new(1 << 20);
+    s.set_params(Some(params));
+    s.with_worker(b, &to_depth(1), &SearchControl::default(), f);
 }
