@@ -254,7 +254,7 @@ fn elo(s: f64) -> f64 {
 
 /// `--verify`: the values against the shipped ones.
 fn verify(o: &Arc<Opts>, values: &[(String, i32)]) -> Result<()> {
-    let base = Params::for_rule(o.rule);
+    let base = Params::for_board(o.rule, o.size, o.size);
     let tuned = with_values(base, values)?;
     let pairs = Arc::new(Mutex::new(Vec::new()));
     let (oo, pp) = (Arc::clone(o), Arc::clone(&pairs));
@@ -302,7 +302,7 @@ fn dither(x: f64, rng: &mut SplitMix64) -> i32 {
 }
 
 fn spsa(o: &Arc<Opts>) -> Result<()> {
-    let base = with_values(Params::for_rule(o.rule), &o.start)?;
+    let base = with_values(Params::for_board(o.rule, o.size, o.size), &o.start)?;
     let values: Vec<Value> = TUNED
         .iter()
         .filter(|t| {

@@ -92,7 +92,11 @@ pub struct Params {
     /// Facing an open-four threat with at most this many answers, a node is extended a ply.
     /// 3 against 4, freestyle at 40,000 nodes a move (session 35): +8 [-12, +27], 504 pairs.
     /// 6 against 4 (session 39): 15×15 +21 [+6, +35] (1,029 pairs) but 20×20 -36 [-49, -24]
-    /// (1,317 pairs), so 4 stays.
+    /// (1,317 pairs), so 4 stays. Session 41, 20×20: 3 -17 [-31, -3] (1,076 pairs), 2 +13
+    /// [+0, +26] and +12 [-1, +25] (1,077 and 1,114); 15×15: 2 -19 [-34, -4] (851). Against
+    /// Rapfi on 20×20 at 200 ms, 2 scored 45.4 % of 480 games, 4 44.1 % of 478 (four pairs on
+    /// the same openings). So freestyle boards of 18 or more a side take 2
+    /// ([`Params::for_board`]).
     pub defend_ext_moves: i32,
     /// The quiescence: levels below the horizon where any four is tried (past them only
     /// fours with a second threat), and the most levels it searches.
@@ -148,6 +152,9 @@ pub struct Params {
     /// against 0 (session 40, as `low_ply`): -27 [-45, -10] (648 pairs), so 0.
     pub hindsight: i32,
 }
+
+/// The shortest side from which a board counts as large in [`Params::for_board`].
+pub const LARGE_SIDE: usize = 18;
 
 /// A tunable value: its name, and where it sits in [`Params`].
 type Field = (&'static str, fn(&mut Params) -> &mut i32);
@@ -235,6 +242,17 @@ impl Params {
         }
     }
 
+    /// The shipped values for a `width`×`height` board of `rule`: the rule's, but freestyle
+    /// boards of [`LARGE_SIDE`] or more a side extend fewer defences (measured on 15×15 and
+    /// 20×20 only; the cut sits between them).
+    pub fn for_board(rule: Rule, width: usize, height: usize) -> Params {
+        let mut p = Params::for_rule(rule);
+        if rule == Rule::Freestyle && width.min(height) >= LARGE_SIDE {
+            p.defend_ext_moves = 2;
+        }
+        p
+    }
+
     /// The names of the tunable values.
     pub fn names() -> impl Iterator<Item = &'static str> {
         FIELDS.iter().map(|f| f.0)
@@ -283,6 +301,25 @@ mod tests {
                 .filter(|n| p.get(n) != base.get(n))
                 .collect::<Vec<_>>();
             assert_eq!(changed, [name]);
+        }
+    }
+
+    #[test]
+    fn large_freestyle_boards_extend_fewer_defences() {
+        let fs = Params::for_rule(Rule::Freestyle);
+        assert_eq!(fs.defend_ext_moves, 4);
+        assert_eq!(Params::for_board(Rule::Freestyle, 15, 15), fs);
+        assert_eq!(Params::for_board(Rule::Freestyle, 17, 20), fs);
+        let large = Params::for_board(Rule::Freestyle, 20, 20);
+        assert_eq!(large.defend_ext_moves, 2);
+        assert_eq!(Params::for_board(Rule::Freestyle, 18, 32), large);
+        // only that value differs
+        let changed = Params::names()
+            .filter(|n| large.get(n) != fs.get(n))
+            .collect::<Vec<_>>();
+        assert_eq!(changed, ["defend_ext_moves"]);
+        for rule in [Rule::Standard, Rule::Renju, Rule::Caro, Rule::CaroExact] {
+            assert_eq!(Params::for_board(rule, 20, 20), Params::for_rule(rule));
         }
     }
 

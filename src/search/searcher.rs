@@ -113,9 +113,10 @@ impl Searcher {
         self.params = params;
     }
 
-    /// The values a search of a `rule` board uses: those set, else the rule's own.
-    fn params_for(&self, rule: crate::rules::Rule) -> Params {
-        self.params.unwrap_or_else(|| Params::for_rule(rule))
+    /// The values a search of `board` uses: those set, else its rule's and size's own.
+    fn params_for<E: Evaluator>(&self, board: &Board<E>) -> Params {
+        self.params
+            .unwrap_or_else(|| Params::for_board(board.rule(), board.width(), board.height()))
     }
 
     /// Searches with `n` threads (1 to [`MAX_THREADS`]) from now on.
@@ -229,7 +230,7 @@ impl Searcher {
             helpers: None,
             excluded: &self.excluded,
             start: Instant::now(),
-            params: self.params_for(board.rule()),
+            params: self.params_for(board),
         };
         Worker::new(board, limits, &mut self.threads[0], shared, 0)
     }
@@ -262,7 +263,7 @@ impl Searcher {
         let start = Instant::now();
         self.grow_tt(limits);
         self.tt.new_search();
-        let params = self.params_for(board.rule());
+        let params = self.params_for(board);
         for t in &mut self.threads {
             age_history(&mut t.history, params.hist_keep);
         }
