@@ -321,7 +321,25 @@ impl Searcher {
 
 #[cfg(test)]
 mod tests {
-    use super::age_history;
+    use super::{age_history, Searcher};
+    use crate::board::Board;
+    use crate::rules::Rule;
+    use crate::search::Params;
+
+    #[test]
+    fn a_search_takes_its_boards_size_unless_told_otherwise() {
+        let mut s = Searcher::new(1 << 20);
+        let large = Board::new(20, 20, Rule::Freestyle);
+        let small = Board::new(15, 15, Rule::Freestyle);
+        assert_eq!(s.params_for(&large).defend_ext_moves, 2);
+        assert_eq!(s.params_for(&small).defend_ext_moves, 4);
+        // values set by a tuner apply to every size
+        let mut set = Params::for_rule(Rule::Freestyle);
+        set.defend_ext_moves = 5;
+        s.set_params(Some(set));
+        assert_eq!(s.params_for(&large), set);
+        assert_eq!(s.params_for(&small), set);
+    }
 
     #[test]
     fn a_new_search_keeps_its_share_of_the_history() {
