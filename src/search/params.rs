@@ -43,7 +43,11 @@ pub struct Params {
     /// because only freestyle's network was fitted to deep search scores): standard at 80 %
     /// +4 [-16, +25], renju at 80 % +5 [-15, +26] (400 games, 200 ms) and at 125 % -11 [-31,
     /// +9], renju's deep-label network (not shipped) at 80 % -4 [-24, +15] (500 games at 100
-    /// ms unless said). Caro was not measured.
+    /// ms unless said). Caro was not measured. Freestyle 20×20 at 70 against 80 (session
+    /// 42, 40,000 nodes a move, level openings): +16 [-2, +33] (681 pairs) and +18 [+5, +30]
+    /// (1,331); against Rapfi at 200 ms, 46.1 % of 477 games against 45.4 % of 480 on the
+    /// same openings. So freestyle boards of 18 or more a side take 70
+    /// ([`Params::for_board`]).
     pub eval_share: Score,
     /// The null move is tried from this depth on, in plies. Freestyle from 6 against 3, at
     /// 40,000 nodes a move: +23.6 [+11.5, +35.8] (656 pairs), from 10 (where Rapfi keeps its
@@ -243,12 +247,13 @@ impl Params {
     }
 
     /// The shipped values for a `width`×`height` board of `rule`: the rule's, but freestyle
-    /// boards of [`LARGE_SIDE`] or more a side extend fewer defences (measured on 15×15 and
-    /// 20×20 only; the cut sits between them).
+    /// boards of [`LARGE_SIDE`] or more a side extend fewer defences and read less of the
+    /// static evaluation (measured on 15×15 and 20×20 only; the cut sits between them).
     pub fn for_board(rule: Rule, width: usize, height: usize) -> Params {
         let mut p = Params::for_rule(rule);
         if rule == Rule::Freestyle && width.min(height) >= LARGE_SIDE {
             p.defend_ext_moves = 2;
+            p.eval_share = 70;
         }
         p
     }
@@ -305,19 +310,19 @@ mod tests {
     }
 
     #[test]
-    fn large_freestyle_boards_extend_fewer_defences() {
+    fn large_freestyle_boards_extend_fewer_defences_and_read_less_of_the_evaluation() {
         let fs = Params::for_rule(Rule::Freestyle);
         assert_eq!(fs.defend_ext_moves, 4);
         assert_eq!(Params::for_board(Rule::Freestyle, 15, 15), fs);
         assert_eq!(Params::for_board(Rule::Freestyle, 17, 20), fs);
         let large = Params::for_board(Rule::Freestyle, 20, 20);
-        assert_eq!(large.defend_ext_moves, 2);
+        assert_eq!((large.defend_ext_moves, large.eval_share), (2, 70));
         assert_eq!(Params::for_board(Rule::Freestyle, 18, 32), large);
-        // only that value differs
+        // only those values differ
         let changed = Params::names()
             .filter(|n| large.get(n) != fs.get(n))
             .collect::<Vec<_>>();
-        assert_eq!(changed, ["defend_ext_moves"]);
+        assert_eq!(changed, ["eval_share", "defend_ext_moves"]);
         for rule in [Rule::Standard, Rule::Renju, Rule::Caro, Rule::CaroExact] {
             assert_eq!(Params::for_board(rule, 20, 20), Params::for_rule(rule));
         }
