@@ -18,7 +18,9 @@ pub struct Params {
     /// Razoring: at depth <= 2 plies, a node this far below alpha per ply asks the quiescence.
     pub razor_margin: Score,
     /// Late quiet moves are skipped at depth <= 3 plies when the static value plus this per
-    /// ply does not reach alpha.
+    /// ply does not reach alpha. Freestyle boards of 18 or more a side take 190 (with
+    /// `eval_share` 60, session 42; 190 alone on 20×20 +8 [-3, +19], 1,072 pairs at 40,000
+    /// nodes a move, and 110 -8 [-23, +8]).
     pub futility_margin: Score,
     /// Late-move reduction factor, percent: ln(depth) × ln(move number + 1) × this / 100.
     /// Freestyle at 115 played +11 [-10, +33] before its evaluation share and -6 [-25, +13]
@@ -46,8 +48,9 @@ pub struct Params {
     /// ms unless said). Caro was not measured. Freestyle 20×20 at 70 against 80 (session
     /// 42, 40,000 nodes a move, level openings): +16 [-2, +33] (681 pairs) and +18 [+5, +30]
     /// (1,331); against Rapfi at 200 ms, 46.1 % of 477 games against 45.4 % of 480 on the
-    /// same openings. So freestyle boards of 18 or more a side take 70
-    /// ([`Params::for_board`]).
+    /// same openings. Then 60 against 70 +8 [-6, +22] (1,022 pairs), and 60 with
+    /// `futility_margin` 190 +19 [+8, +30] (1,578); against Rapfi 47.0 % of 479. So freestyle
+    /// boards of 18 or more a side take 60 ([`Params::for_board`]).
     pub eval_share: Score,
     /// The null move is tried from this depth on, in plies. Freestyle from 6 against 3, at
     /// 40,000 nodes a move: +23.6 [+11.5, +35.8] (656 pairs), from 10 (where Rapfi keeps its
@@ -247,13 +250,15 @@ impl Params {
     }
 
     /// The shipped values for a `width`×`height` board of `rule`: the rule's, but freestyle
-    /// boards of [`LARGE_SIDE`] or more a side extend fewer defences and read less of the
-    /// static evaluation (measured on 15×15 and 20×20 only; the cut sits between them).
+    /// boards of [`LARGE_SIDE`] or more a side extend fewer defences, read less of the static
+    /// evaluation and prune late quiet moves with a wider futility margin (measured on 15×15
+    /// and 20×20 only; the cut sits between them).
     pub fn for_board(rule: Rule, width: usize, height: usize) -> Params {
         let mut p = Params::for_rule(rule);
         if rule == Rule::Freestyle && width.min(height) >= LARGE_SIDE {
             p.defend_ext_moves = 2;
-            p.eval_share = 70;
+            p.eval_share = 60;
+            p.futility_margin = 190;
         }
         p
     }
@@ -310,19 +315,27 @@ mod tests {
     }
 
     #[test]
-    fn large_freestyle_boards_extend_fewer_defences_and_read_less_of_the_evaluation() {
+    fn large_freestyle_boards_take_their_own_values() {
         let fs = Params::for_rule(Rule::Freestyle);
         assert_eq!(fs.defend_ext_moves, 4);
         assert_eq!(Params::for_board(Rule::Freestyle, 15, 15), fs);
         assert_eq!(Params::for_board(Rule::Freestyle, 17, 20), fs);
         let large = Params::for_board(Rule::Freestyle, 20, 20);
-        assert_eq!((large.defend_ext_moves, large.eval_share), (2, 70));
+        let values = (
+            large.defend_ext_moves,
+            large.eval_share,
+            large.futility_margin,
+        );
+        assert_eq!(values, (2, 60, 190));
         assert_eq!(Params::for_board(Rule::Freestyle, 18, 32), large);
         // only those values differ
         let changed = Params::names()
             .filter(|n| large.get(n) != fs.get(n))
             .collect::<Vec<_>>();
-        assert_eq!(changed, ["eval_share", "defend_ext_moves"]);
+        assert_eq!(
+            changed,
+            ["futility_margin", "eval_share", "defend_ext_moves"]
+        );
         for rule in [Rule::Standard, Rule::Renju, Rule::Caro, Rule::CaroExact] {
             assert_eq!(Params::for_board(rule, 20, 20), Params::for_rule(rule));
         }
