@@ -13,8 +13,8 @@
 //! Threads run steps asynchronously against one shared θ. Integer values are rounded
 //! stochastically. It prints θ every 100 pairs and at the end.
 //!
-//! `--verify` plays `--pairs` pairs of the given values against the shipped ones instead
-//! and prints the score with a pentanomial 95 % interval in Elo.
+//! `--verify` plays `--pairs` pairs of the given values against the shipped ones (with
+//! `--start`'s values over them, on both sides) instead and prints the score with a pentanomial 95 % interval in Elo.
 //!
 //! Fixed nodes judge what a change does to the tree, not what it costs in speed; confirm a
 //! result with `referee.py` at a time control before shipping it.
@@ -252,9 +252,9 @@ fn elo(s: f64) -> f64 {
     -400.0 * (1.0 / s - 1.0).log10()
 }
 
-/// `--verify`: the values against the shipped ones.
+/// `--verify`: the values against the shipped ones (or those `--start` sets).
 fn verify(o: &Arc<Opts>, values: &[(String, i32)]) -> Result<()> {
-    let base = Params::for_board(o.rule, o.size, o.size);
+    let base = with_values(Params::for_board(o.rule, o.size, o.size), &o.start)?;
     let tuned = with_values(base, values)?;
     let pairs = Arc::new(Mutex::new(Vec::new()));
     let (oo, pp) = (Arc::clone(o), Arc::clone(&pairs));

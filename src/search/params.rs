@@ -19,12 +19,16 @@ pub struct Params {
     pub razor_margin: Score,
     /// Late quiet moves are skipped at depth <= 3 plies when the static value plus this per
     /// ply does not reach alpha. Freestyle boards of 18 or more a side take 190 (with
-    /// `eval_share` 60, session 42; 190 alone on 20×20 +8 [-3, +19], 1,072 pairs at 40,000
+    /// `eval_share` 60 then, session 42; 190 alone on 20×20 +8 [-3, +19], 1,072 pairs at 40,000
     /// nodes a move, and 110 -8 [-23, +8]).
     pub futility_margin: Score,
     /// Late-move reduction factor, percent: ln(depth) × ln(move number + 1) × this / 100.
     /// Freestyle at 115 played +11 [-10, +33] before its evaluation share and -6 [-25, +13]
-    /// after (500 games at 100 ms).
+    /// after (500 games at 100 ms). Freestyle 20×20, 40,000 nodes a move, level openings:
+    /// 115 -14 [-32, +4] (663 pairs, session 42); 85 with `eval_share` 50 on both sides +14
+    /// [-1, +29] (1,076 pairs, session 43) and against Rapfi at 200 ms 50.0 % of 478 games
+    /// against 49.0 % without it, but in self-play at 200 ms -42 [-84, -1] (200 games, where
+    /// 50 % alone scored +21 [-20, +62]): 100 stays.
     pub lmr_percent: i32,
     /// Reduction taken off at PV nodes, added when not improving, added at cut nodes, in
     /// sixteenths of a ply.
@@ -49,8 +53,11 @@ pub struct Params {
     /// 42, 40,000 nodes a move, level openings): +16 [-2, +33] (681 pairs) and +18 [+5, +30]
     /// (1,331); against Rapfi at 200 ms, 46.1 % of 477 games against 45.4 % of 480 on the
     /// same openings. Then 60 against 70 +8 [-6, +22] (1,022 pairs), and 60 with
-    /// `futility_margin` 190 +19 [+8, +30] (1,578); against Rapfi 47.0 % of 479. So freestyle
-    /// boards of 18 or more a side take 60 ([`Params::for_board`]).
+    /// `futility_margin` 190 +19 [+8, +30] (1,578); against Rapfi 47.0 % of 479. Session 43,
+    /// against 60: 50 +15 [+2, +28] (1,100 pairs); against 50, 40 -12 [-26, +1] (1,040);
+    /// against Rapfi 49.0 % of 478 with 50 (47.0 % with 60, same openings), and in self-play
+    /// at 200 ms +21 [-20, +62] (200 games). So freestyle boards of 18 or more a side take 50
+    /// ([`Params::for_board`]).
     pub eval_share: Score,
     /// The null move is tried from this depth on, in plies. Freestyle from 6 against 3, at
     /// 40,000 nodes a move: +23.6 [+11.5, +35.8] (656 pairs), from 10 (where Rapfi keeps its
@@ -257,7 +264,7 @@ impl Params {
         let mut p = Params::for_rule(rule);
         if rule == Rule::Freestyle && width.min(height) >= LARGE_SIDE {
             p.defend_ext_moves = 2;
-            p.eval_share = 60;
+            p.eval_share = 50;
             p.futility_margin = 190;
         }
         p
@@ -326,7 +333,7 @@ mod tests {
             large.eval_share,
             large.futility_margin,
         );
-        assert_eq!(values, (2, 60, 190));
+        assert_eq!(values, (2, 50, 190));
         assert_eq!(Params::for_board(Rule::Freestyle, 18, 32), large);
         // only those values differ
         let changed = Params::names()
