@@ -14,7 +14,8 @@
 //! stochastically. It prints θ every 100 pairs and at the end.
 //!
 //! `--verify` plays `--pairs` pairs of the given values against the shipped ones (with
-//! `--start`'s values over them, on both sides) instead and prints the score with a pentanomial 95 % interval in Elo.
+//! `--start`'s values over them, on both sides) instead and prints the score with a
+//! pentanomial 95 % interval in Elo.
 //!
 //! Fixed nodes judge what a change does to the tree, not what it costs in speed; confirm a
 //! result with `referee.py` at a time control before shipping it.
@@ -252,9 +253,14 @@ fn elo(s: f64) -> f64 {
     -400.0 * (1.0 / s - 1.0).log10()
 }
 
+/// The shipped values for the run's rule and size, with `--start`'s over them.
+fn start_values(o: &Opts) -> Result<Params> {
+    with_values(Params::for_board(o.rule, o.size, o.size), &o.start)
+}
+
 /// `--verify`: the values against the shipped ones (or those `--start` sets).
 fn verify(o: &Arc<Opts>, values: &[(String, i32)]) -> Result<()> {
-    let base = with_values(Params::for_board(o.rule, o.size, o.size), &o.start)?;
+    let base = start_values(o)?;
     let tuned = with_values(base, values)?;
     let pairs = Arc::new(Mutex::new(Vec::new()));
     let (oo, pp) = (Arc::clone(o), Arc::clone(&pairs));
@@ -302,7 +308,7 @@ fn dither(x: f64, rng: &mut SplitMix64) -> i32 {
 }
 
 fn spsa(o: &Arc<Opts>) -> Result<()> {
-    let base = with_values(Params::for_board(o.rule, o.size, o.size), &o.start)?;
+    let base = start_values(o)?;
     let values: Vec<Value> = TUNED
         .iter()
         .filter(|t| {
