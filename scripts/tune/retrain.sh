@@ -78,10 +78,17 @@ done
 #    (with the freestyle games on standard boards beside its own).
 step net-freestyle-0 "$bin/train_net" --rule freestyle --epochs 10 --l2 1e-3 \
     --out "$out/freestyle-0.bin" "$d/freestyle-15-games.jsonl" "$d/freestyle-15-games-2.jsonl" &
-step net-standard "$bin/train_net" --rule standard --also-rule freestyle --epochs 10 --l2 1e-3 \
-    --out "$out/standard.bin" "$d/standard-15-games.jsonl" "$d/standard-renju-15.rnsp" \
+step net-standard-0 "$bin/train_net" --rule standard --also-rule freestyle --epochs 10 --l2 1e-3 \
+    --out "$out/caro-exact.bin" "$d/standard-15-games.jsonl" "$d/standard-renju-15.rnsp" \
     "$d/freestyle-15-games.jsonl" "$d/freestyle-15-games-2.jsonl" &
 join
+# Standard's own: the same with its positions searched at 40,000 nodes beside them (its games
+# and those against Rapfi labelled, and fresh self-play). The results-only network above is
+# exact-five caro's and renju's start.
+step net-standard "$bin/train_net" --rule standard --also-rule freestyle --epochs 10 --l2 1e-3 \
+    --out "$out/standard.bin" "$d/standard-15-games.jsonl" "$d/standard-renju-15.rnsp" \
+    "$d/freestyle-15-games.jsonl" "$d/freestyle-15-games-2.jsonl" \
+    "$d/standard-15-labels-40k.rnsp" "$d/standard-15-selfplay-40k.rnsp" &
 
 # 3. Fine-tunes: freestyle on the 40,000-node search scores of its games; caro from the
 #    freestyle network of step 2 on caro's decisive self-play games; renju from standard's
@@ -89,15 +96,17 @@ join
 tune=(--epochs 2 --l2 1e-2 --lr 0.001 --lr-values 0.5)
 step net-freestyle "$bin/train_net" --rule freestyle --init "$out/freestyle-0.bin" "${tune[@]}" \
     --blend 1.0 --out "$out/freestyle.bin" "$d/freestyle-15-labels-40k.rnsp" &
+join
 step net-caro "$bin/train_net" --rule caro --init "$out/freestyle-0.bin" --decisive "${tune[@]}" \
     --out "$out/caro.bin" "$d/caro-15-selfplay.rnsp" &
 join
-step net-renju "$bin/train_net" --rule renju --init "$out/standard.bin" "${tune[@]}" \
+step net-renju "$bin/train_net" --rule renju --init "$out/caro-exact.bin" "${tune[@]}" \
     --out "$out/renju.bin" "$d/renju-15-games.jsonl" "$d/standard-renju-15.rnsp" \
-    "$d/renju-15-selfplay.rnsp"
+    "$d/renju-15-selfplay.rnsp" &
+join
 
 status=0
-for f in freestyle standard renju caro; do
+for f in freestyle standard renju caro caro-exact; do
     if cmp -s "$out/$f.bin" "src/cells/net/$f.bin"; then
         echo "src/cells/net/$f.bin: the same"
     else

@@ -178,10 +178,13 @@ impl Sums {
 /// games, one table for both colours: the networks fitted from the classical start with a
 /// table per colour did not beat the classical evaluation.
 /// Caro's is freestyle's fine-tuned on caro's decisive self-play games; exact-five caro, with
-/// no games of its own, borrows standard's (an overline does not win in either). The caro
-/// classifier reads their cells, so a five blocked at both ends reads as dead.
+/// no games of its own, plays standard's network as it was before standard's own learned
+/// from search scores (`caro-exact.bin`: an overline does not win in either, and that one was
+/// measured in exact caro). The caro classifier reads their cells, so a five blocked at both
+/// ends reads as dead.
 pub fn network(rule: Rule) -> Arc<NetWeights> {
-    static NETS: [OnceLock<Arc<NetWeights>>; 4] = [
+    static NETS: [OnceLock<Arc<NetWeights>>; 5] = [
+        OnceLock::new(),
         OnceLock::new(),
         OnceLock::new(),
         OnceLock::new(),
@@ -189,9 +192,10 @@ pub fn network(rule: Rule) -> Arc<NetWeights> {
     ];
     let (slot, bytes, name): (usize, &[u8], &str) = match rule {
         Rule::Freestyle => (0, include_bytes!("net/freestyle.bin"), "freestyle"),
-        Rule::Caro => (3, include_bytes!("net/caro.bin"), "caro"),
-        Rule::Standard | Rule::CaroExact => (1, include_bytes!("net/standard.bin"), "standard"),
+        Rule::Standard => (1, include_bytes!("net/standard.bin"), "standard"),
         Rule::Renju => (2, include_bytes!("net/renju.bin"), "renju"),
+        Rule::Caro => (3, include_bytes!("net/caro.bin"), "caro"),
+        Rule::CaroExact => (4, include_bytes!("net/caro-exact.bin"), "caro-exact"),
     };
     NETS[slot]
         .get_or_init(|| Arc::new(NetWeights::from_bytes(bytes).expect(name)))
