@@ -353,6 +353,26 @@ build_both() {
     die "sources kept changing during the builds; the comparison would not be fair"
 }
 
+# wine_flake BASE LINUX_RC LINUX_VERDICT WINE_RC WINE_VERDICT -> "TAG why" when the wine run
+# failed in a way that is wine's own, not the exe's (the transcript then runs once more, and a
+# second failure or any other difference still fails); nothing otherwise.
+wine_flake() {
+    local base=$1 lrc=$2 lv=$3 wrc=$4 wv=$5
+    # Killed by a signal after answering all, exactly as Linux did: the exe exits through
+    # ExitProcess and has no signal of its own, so the kill came from wine's teardown (seen
+    # once in CI, -9 on the first transcript after the prefix was made, on a loaded machine).
+    if [ "$wv" = ok ] && [[ "$wrc" == -* ]] && [ "$lrc" = 0 ] && cmp -s "$base.linux.norm" "$base.wine.norm"; then
+        echo "killed killed by signal ${wrc#-} after the same output"
+    # Gone before its first answer, where Linux answered, and not a word from the exe on stderr
+    # (its own failures print there: a panic, an error, the log): wine failed to start it.
+    # Seen once in CI (exit 1, 06-malformed, the sixth start on a warm wineserver, wine's
+    # errors silenced then).
+    elif [ "$wv" = died ] && [ "$lv" = ok ] && grep -q 'answers=0 ' "$base.wine.summary" \
+        && ! grep -q -E 'rensa|panicked|^Error' "$base.wine.err" && [ -s "$base.linux.norm" ]; then
+        echo "nostart ended (exit $wrc) before its first answer, the exe silent"
+    fi
+}
+
 cmd_test() {
     build_both
     prepare_testdir
@@ -366,7 +386,7 @@ cmd_test() {
     (cd "$TEST_DIR" && printf 'START 15\r\nEND\r\n' | timeout -k 5 "$(lim 120)" "$WINE64" "./$EXE_NAME" >/dev/null 2>&1) || true
     sleep 1
     log "wine warm-up start: $(( $(now_ms) - t0 )) ms"
-    local files=() f name base pass=0 fail=0 why lrc lms lv wrc wms wv
+    local files=() f name base pass=0 fail=0 why lrc lms lv wrc wms wv flake
     if [ -n "${WIN_TRANSCRIPTS:-}" ]; then read -r -a files <<<"$WIN_TRANSCRIPTS"
     else files=("$ROOT"/scripts/transcripts/*.in); fi
     [ -e "${files[0]}" ] || die "no transcripts found"
@@ -385,23 +405,11 @@ cmd_test() {
             fi
         fi
         run_one wine "$f" "$base.wine"; wrc=$RUN_RC; wms=$RUN_MS; wv=$RUN_VERDICT
-        # Killed by a signal after answering all, exactly as Linux did: the exe exits through
-        # ExitProcess and has no signal of its own, so the kill came from wine's teardown (seen
-        # once in CI, -9 on the first transcript after the prefix was made, on a loaded
-        # machine). Run it once more; a second kill or any other difference still fails.
-        if [ "$wv" = ok ] && [[ "$wrc" == -* ]] && [ "$lrc" = 0 ] && cmp -s "$base.linux.norm" "$base.wine.norm"; then
-            log "wine: $name killed by signal ${wrc#-} after the same output; running it once more"
-            mv "$base.wine.summary" "$base.wine-killed.summary"
-            run_one wine "$f" "$base.wine"; wrc=$RUN_RC; wms=$RUN_MS; wv=$RUN_VERDICT
-        # Gone before its first answer, where Linux answered, and not a word from the exe on stderr
-        # (its own failures print there: a panic, an error, the log): wine failed to start it.
-        # Seen once in CI (exit 1, 06-malformed, the sixth start on a warm wineserver, wine's
-        # errors silenced then). Run it once more; a second such failure still fails.
-        elif [ "$wv" = died ] && [ "$lv" = ok ] && grep -q 'answers=0 ' "$base.wine.summary" \
-            && ! grep -q -E 'rensa|panicked|^Error' "$base.wine.err" && [ -s "$base.linux.norm" ]; then
-            log "wine: $name ended (exit $wrc) before its first answer, the exe silent; running it once more"
-            [ -s "$base.wine.err" ] && head -n 5 "$base.wine.err" >&2
-            mv "$base.wine.summary" "$base.wine-nostart.summary"
+        flake=$(wine_flake "$base" "$lrc" "$lv" "$wrc" "$wv")
+        if [ -n "$flake" ]; then
+            log "wine: $name ${flake#* }; running it once more"
+            [ "${flake%% *}" = nostart ] && [ -s "$base.wine.err" ] && head -n 5 "$base.wine.err" >&2
+            mv "$base.wine.summary" "$base.wine-${flake%% *}.summary"
             run_one wine "$f" "$base.wine"; wrc=$RUN_RC; wms=$RUN_MS; wv=$RUN_VERDICT
         fi
         if [ -z "$why" ]; then
