@@ -8,7 +8,7 @@
 #   scripts/tune/retrain.sh [OUT]     # OUT: where the retrained files go (default retrain-out)
 #   scripts/tune/retrain.sh --install # the same, then copies them over the shipped files
 #
-# About 12 minutes on the 2-core machine (the fits run one core each, two at a time).
+# About 5 minutes on the 2-core machine (the fits run one core each, two at a time).
 # See scripts/tune/README.md, "Retraining every shipped weight file", for each step.
 set -euo pipefail
 
@@ -90,16 +90,21 @@ step net-standard "$bin/train_net" --rule standard --also-rule freestyle --epoch
     "$d/freestyle-15-games.jsonl" "$d/freestyle-15-games-2.jsonl" \
     "$d/standard-15-labels-40k.rnsp" "$d/standard-15-selfplay-40k.rnsp" &
 
-# 3. Fine-tunes: freestyle on the 40,000-node search scores of its games; caro from the
-#    freestyle network of step 2 on caro's decisive self-play games; renju from standard's
-#    network on renju's games and self-play.
-tune=(--epochs 2 --l2 1e-2 --lr 0.001 --lr-values 0.5)
-step net-freestyle "$bin/train_net" --rule freestyle --init "$out/freestyle-0.bin" "${tune[@]}" \
-    --blend 1.0 --out "$out/freestyle.bin" "$d/freestyle-15-labels-40k.rnsp" &
+# Freestyle's own: its games with every freestyle position searched at 40,000 nodes beside
+# them (its games and self-play relabelled, and three self-play files of 40,000-node games).
+# The results-only network above is caro's start.
+step net-freestyle "$bin/train_net" --rule freestyle --epochs 10 --l2 1e-3 \
+    --out "$out/freestyle.bin" "$d/freestyle-15-games.jsonl" "$d/freestyle-15-games-2.jsonl" \
+    "$d/freestyle-15-labels-40k.rnsp" "$d/freestyle-15-selfplay-labels-40k.rnsp" \
+    "$d/freestyle-15-selfplay-40k-2601.rnsp" "$d/freestyle-15-selfplay-40k-2602.rnsp" \
+    "$d/freestyle-15-selfplay-40k-2701.rnsp" &
 join
+
+# 3. Fine-tunes: caro from freestyle's results-only network on caro's decisive self-play
+#    games; renju from standard's results-only network on renju's games and self-play.
+tune=(--epochs 2 --l2 1e-2 --lr 0.001 --lr-values 0.5)
 step net-caro "$bin/train_net" --rule caro --init "$out/freestyle-0.bin" --decisive "${tune[@]}" \
     --out "$out/caro.bin" "$d/caro-15-selfplay.rnsp" &
-join
 step net-renju "$bin/train_net" --rule renju --init "$out/caro-exact.bin" "${tune[@]}" \
     --out "$out/renju.bin" "$d/renju-15-games.jsonl" "$d/standard-renju-15.rnsp" \
     "$d/renju-15-selfplay.rnsp" &

@@ -177,10 +177,11 @@ impl Sums {
 /// data and the commands that make `net/*.bin`). Renju's is standard's fine-tuned on renju
 /// games, one table for both colours: the networks fitted from the classical start with a
 /// table per colour did not beat the classical evaluation.
-/// Caro's is freestyle's fine-tuned on caro's decisive self-play games; exact-five caro, with
-/// no games of its own, plays standard's network as it was before standard's own learned
-/// from search scores (`caro-exact.bin`: an overline does not win in either, and that one was
-/// measured in exact caro). The caro classifier reads their cells, so a five blocked at both
+/// Caro's is freestyle's results-only network (`retrain.sh` makes it beside freestyle's own)
+/// fine-tuned on caro's decisive self-play games; exact-five caro, with no games of its own,
+/// plays standard's network as it was before standard's own learned from search scores
+/// (`caro-exact.bin`: an overline does not win in either, and that one was measured in
+/// exact caro). The caro classifier reads their cells, so a five blocked at both
 /// ends reads as dead.
 pub fn network(rule: Rule) -> Arc<NetWeights> {
     static NETS: [OnceLock<Arc<NetWeights>>; 5] = [
