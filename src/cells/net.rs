@@ -181,16 +181,10 @@ impl Sums {
 /// fine-tuned on caro's decisive self-play games; exact-five caro, with no games of its own,
 /// plays standard's network as it was before standard's own learned from search scores
 /// (`caro-exact.bin`: an overline does not win in either, and that one was measured in
-/// exact caro). The caro classifier reads their cells, so a five blocked at both
-/// ends reads as dead.
+/// exact caro). The caro classifier reads their cells, so a five blocked at both ends reads
+/// as dead.
 pub fn network(rule: Rule) -> Arc<NetWeights> {
-    static NETS: [OnceLock<Arc<NetWeights>>; 5] = [
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-    ];
+    static NETS: [OnceLock<Arc<NetWeights>>; 5] = [const { OnceLock::new() }; 5];
     let (slot, bytes, name): (usize, &[u8], &str) = match rule {
         Rule::Freestyle => (0, include_bytes!("net/freestyle.bin"), "freestyle"),
         Rule::Standard => (1, include_bytes!("net/standard.bin"), "standard"),

@@ -141,10 +141,10 @@ fn weights_survive_bytes() {
 
 /// Each rule's shipped network loads and reads the rule's cells with the expected tables (one
 /// for both colours: freestyle and standard as their classical tables, renju's fine-tuned from
-/// standard's results-only network, caro's from freestyle's, exact-five caro's that
-/// results-only network), and is not the classical evaluation. On random games of each rule
-/// and size the board's value is the network's, and its incremental value the from-scratch
-/// one.
+/// standard's results-only network, caro's from freestyle's, exact-five caro's standard's
+/// results-only network itself), and is not the classical evaluation. On random games of each
+/// rule and size the board's value is the network's, and its incremental value the
+/// from-scratch one.
 #[test]
 #[cfg_attr(
     feature = "line-net",
@@ -157,8 +157,8 @@ fn the_shipped_networks_fit_their_rules() {
     for rule in Rule::ALL {
         let net = network(rule);
         assert!(!net.per_colour, "{rule:?}");
-        // renju's and caro's are their own weights, not the network they were tuned from
-        // under another name
+        // renju's and caro's are their own weights, not another rule's network under their
+        // name (caro's start, freestyle's results-only network, is not shipped)
         match rule {
             Rule::Renju => assert_ne!(*net, *network(Rule::CaroExact)),
             Rule::Caro => assert_ne!(*net, *network(Rule::Freestyle)),
