@@ -110,7 +110,9 @@ pub struct Params {
     /// [+0, +26] and +12 [-1, +25] (1,077 and 1,114); 15×15: 2 -19 [-34, -4] (851). Against
     /// Rapfi on 20×20 at 200 ms, 2 scored 45.4 % of 480 games, 4 44.1 % of 478 (four pairs on
     /// the same openings). So freestyle boards of 18 or more a side take 2
-    /// ([`Params::for_board`]).
+    /// ([`Params::for_board`]). Session 48, 6 again on 15×15 (now that 20×20 has its own):
+    /// -19 [-34, -5] (1,031 pairs); renju 6 -28 [-42, -15] (1,082), 3 -25 [-40, -10] (934), 2
+    /// -5 [-19, +10] (1,008): 4 stays in both.
     pub defend_ext_moves: i32,
     /// The quiescence: levels below the horizon where any four is tried (past them only
     /// fours with a second threat), and the most levels it searches.
