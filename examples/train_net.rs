@@ -39,8 +39,8 @@ use positions::read_positions;
 
 const USAGE: &str =
     "usage: train_net --rule R [--also-rule R]... [--epochs N] [--lr X] [--lr-values X] [--l2 X]
-                 [--batch N] [--blend X] [--td-lambda L] [--seed N] [--init FILE] [--decisive]
-                 [--out FILE] FILE.jsonl|FILE.rnsp...
+                 [--batch N] [--blend X] [--td-lambda L] [--seed N] [--init FILE]
+                 [--split-colours] [--decisive] [--out FILE] FILE.jsonl|FILE.rnsp...
   --rule R     freestyle, standard, renju, caro or caro-exact
   --also-rule R  train on this rule's games too, set up on boards of --rule (validation
                stays --rule's own games)
@@ -62,6 +62,9 @@ const USAGE: &str =
   --init FILE  start from these weights (a network file, e.g. another rule's) instead of
                the classical evaluation, and pull every weight towards them; the file
                decides whether black and white share one table
+  --split-colours  with --init of a shared table: give black and white a copy each, both
+               pulled towards it, so the fit can value a shape apart for each colour
+               (renju, where black's shapes are worth less than white's)
   --decisive   leave out the positions of drawn games (caro's self-play fills the board in
                a quarter of its games, and their positions outnumber the decisive ones 2:1)
   --out FILE   write the quantised weights";
@@ -80,6 +83,8 @@ struct Options {
     out: Option<String>,
     /// Start from these weights (fine-tuning) instead of the classical evaluation.
     init: Option<String>,
+    /// Give black and white their own copy of a shared --init table.
+    split_colours: bool,
     /// Leave out the positions of drawn games.
     decisive: bool,
     /// Search scores as TD(lambda) returns over each game's later positions.
@@ -100,6 +105,7 @@ fn parse_options() -> Result<Options> {
         seed: 0,
         out: None,
         init: None,
+        split_colours: false,
         decisive: false,
         td_lambda: None,
         files: Vec::new(),
@@ -120,6 +126,7 @@ fn parse_options() -> Result<Options> {
             "--out" => o.out = Some(value("--out")?),
             "--init" => o.init = Some(value("--init")?),
             "--decisive" => o.decisive = true,
+            "--split-colours" => o.split_colours = true,
             "--td-lambda" => {
                 let l: f64 = value("--td-lambda")?.parse().context("--td-lambda")?;
                 if !(0.0..=1.0).contains(&l) {
@@ -137,6 +144,9 @@ fn parse_options() -> Result<Options> {
     }
     if o.files.is_empty() {
         bail!("no game files\n{USAGE}");
+    }
+    if o.split_colours && o.init.is_none() {
+        bail!("--split-colours needs --init (a classical start has its tables already)");
     }
     Ok(o)
 }
@@ -478,8 +488,13 @@ fn main() -> Result<()> {
         }
         Some(path) => {
             let bytes = std::fs::read(path).with_context(|| format!("reading {path}"))?;
-            let w = NetWeights::from_bytes(&bytes)
+            let mut w = NetWeights::from_bytes(&bytes)
                 .with_context(|| format!("{path}: not a network file"))?;
+            if o.split_colours && !w.per_colour {
+                // black's table first, then white's: both start as the shared one
+                w.feature.extend_from_within(..);
+                w.per_colour = true;
+            }
             let m = Model::exact(&w);
             (w, m)
         }

@@ -101,12 +101,13 @@ step net-freestyle "$bin/train_net" --rule freestyle --epochs 10 --l2 1e-3 \
 join
 
 # 3. Fine-tunes: caro from freestyle's results-only network on caro's decisive self-play
-#    games; renju from standard's results-only network on renju's games and self-play.
+#    games; renju from standard's results-only network on renju's games and self-play, its
+#    one table split into black's and white's.
 tune=(--epochs 2 --l2 1e-2 --lr 0.001 --lr-values 0.5)
 step net-caro "$bin/train_net" --rule caro --init "$out/freestyle-0.bin" --decisive "${tune[@]}" \
     --out "$out/caro.bin" "$d/caro-15-selfplay.rnsp" &
-step net-renju "$bin/train_net" --rule renju --init "$out/caro-exact.bin" "${tune[@]}" \
-    --out "$out/renju.bin" "$d/renju-15-games.jsonl" "$d/standard-renju-15.rnsp" \
+step net-renju "$bin/train_net" --rule renju --init "$out/caro-exact.bin" --split-colours \
+    "${tune[@]}" --out "$out/renju.bin" "$d/renju-15-games.jsonl" "$d/standard-renju-15.rnsp" \
     "$d/renju-15-selfplay.rnsp" &
 join
 

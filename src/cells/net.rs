@@ -38,7 +38,7 @@ pub struct NetWeights {
     /// `threats[to-move bucket * BUCKETS + waiting bucket]`, in evaluation units.
     pub threats: [i16; BUCKETS * BUCKETS],
     /// Whether black and white have tables of their own (renju's classical evaluation as a
-    /// network; the shipped renju network, fine-tuned from standard's, shares one).
+    /// network, and the shipped renju network: standard's shared table, split and fine-tuned).
     pub per_colour: bool,
 }
 

@@ -140,9 +140,10 @@ fn weights_survive_bytes() {
 }
 
 /// Each rule's shipped network loads and reads the rule's cells with the expected tables (one
-/// for both colours: freestyle and standard as their classical tables, renju's fine-tuned from
-/// standard's results-only network, caro's from freestyle's, exact-five caro's standard's
-/// results-only network itself), and is not the classical evaluation. On random games of each
+/// for both colours: freestyle and standard as their classical tables, caro's fine-tuned from
+/// freestyle's, exact-five caro's standard's results-only network itself; renju's fine-tuned
+/// from standard's results-only network with a copy for each colour), and is not the
+/// classical evaluation. On random games of each
 /// rule and size the board's value is the network's, and its incremental value the
 /// from-scratch one.
 #[test]
@@ -156,7 +157,7 @@ fn the_shipped_networks_fit_their_rules() {
     assert_ne!(*network(Rule::CaroExact), *network(Rule::Standard));
     for rule in Rule::ALL {
         let net = network(rule);
-        assert!(!net.per_colour, "{rule:?}");
+        assert_eq!(net.per_colour, rule == Rule::Renju, "{rule:?}");
         // renju's and caro's are their own weights, not another rule's network under their
         // name (caro's start, freestyle's results-only network, is not shipped)
         match rule {
