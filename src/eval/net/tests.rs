@@ -142,10 +142,9 @@ fn weights_survive_bytes() {
 /// Each rule's shipped network loads and reads the rule's cells with the expected tables (one
 /// for both colours: freestyle and standard as their classical tables, caro's fine-tuned from
 /// freestyle's, exact-five caro's standard's results-only network itself; renju's fine-tuned
-/// from standard's results-only network with a copy for each colour), and is not the
-/// classical evaluation. On random games of each
-/// rule and size the board's value is the network's, and its incremental value the
-/// from-scratch one.
+/// from standard's results-only network with a copy for each colour, which differ), and is
+/// not the classical evaluation. On random games of each rule and size the board's value is
+/// the network's, and its incremental value the from-scratch one.
 #[test]
 #[cfg_attr(
     feature = "line-net",
@@ -161,7 +160,11 @@ fn the_shipped_networks_fit_their_rules() {
         // renju's and caro's are their own weights, not another rule's network under their
         // name (caro's start, freestyle's results-only network, is not shipped)
         match rule {
-            Rule::Renju => assert_ne!(*net, *network(Rule::CaroExact)),
+            Rule::Renju => {
+                assert_ne!(*net, *network(Rule::CaroExact));
+                let (black, white) = net.feature.split_at(CODES);
+                assert_ne!(black, white, "renju's colours share their rows");
+            }
             Rule::Caro => assert_ne!(*net, *network(Rule::Freestyle)),
             _ => {}
         }
