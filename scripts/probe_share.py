@@ -6,28 +6,35 @@ Usage (from the repository root, after `cargo build --release`):
     python3 scripts/probe_share.py [--engine target/release/pbrain-rensa] [--turn-ms 200] \
         [--rule 0] [--size 15] [--every 7] [--count 200] GAMES.sgf...
 
-Positions are taken from c-gomoku-cli's SGF records (every `--every`-th move from the 8th)
-and searched one after another by one engine process, as a manager would ask: BOARD ... DONE
-at `INFO timeout_turn`. Before iterative deepening the search runs its root probes (VCF and
-VCT for itself, then for the opponent; `src/search/root.rs`); its first `depth 1` line comes
-when they are done. For the moves that searched 100 ms or more this prints the mean and 90th
-percentile of that line's time, the probes' share of the nodes, and the mean depth reached.
-Python 3 stdlib only.
+Positions are taken from c-gomoku-cli's SGF records (every `--every`-th move from the 8th, of
+the games that ended on the board, read by `scripts/tune/sgf_to_jsonl.py`) and searched one
+after another by one engine process, as a manager would ask: BOARD ... DONE at `INFO
+timeout_turn`. (One process, unlike `tactics_time.py`: a process's first search also builds
+its pattern tables, which would count as probe time.) Before iterative deepening the search
+runs its root probes (VCF and VCT for itself, then for the opponent; `src/search/root.rs`);
+its first `depth 1` line comes when they are done. For the moves that searched 100 ms or more
+this prints the mean and 90th percentile of that line's time, the probes' share of the nodes,
+and the mean depth reached. Python 3 stdlib only.
 """
 
 import argparse
 import re
 import statistics as st
 import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "tune"))
+from sgf_to_jsonl import games  # noqa: E402  (the SGF reader the trainers' data comes from)
 
 
 def positions(paths, every, count):
-    """Move lists (colour, x letter, y letter) cut from the SGF games."""
+    """Move lists ((x, y) in playing order, black first) cut from the SGF games."""
     out = []
     for path in paths:
         with open(path) as f:
-            for game in f.read().split("(;FF")[1:]:
-                moves = re.findall(r";([BW])\[([a-z])([a-z])\]", game)
+            for game in games(f.read()):
+                moves = [tuple(map(int, m.split(","))) for m in game["moves"].split()]
                 out += [moves[:k] for k in range(8, len(moves) - 2, every)]
     return out[:count]
 
@@ -57,8 +64,8 @@ def main():
     first_ms, depths, probe_nodes, all_nodes = [], [], 0, 0
     for moves in positions(a.games, a.every, a.count):
         # BOARD's third field: 1 for the side to move (the engine), 2 for the other
-        board = [f"{ord(x) - 97},{ord(y) - 97},{1 if i % 2 == len(moves) % 2 else 2}"
-                 for i, (_, x, y) in enumerate(moves)]
+        board = [f"{x},{y},{1 if i % 2 == len(moves) % 2 else 2}"
+                 for i, (x, y) in enumerate(moves)]
         send("\n".join(["BOARD", *board, "DONE"]))
         lines = []
         while not re.fullmatch(r"\d+,\d+", line := eng.stdout.readline().strip()):
