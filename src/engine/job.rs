@@ -305,5 +305,6 @@ pub(super) fn limits_for(board: &Board, t: &ThinkLimits) -> Limits {
         soft_ms: Some(budget.soft_ms),
         hard_ms: Some(budget.hard_ms),
         multipv: 0,
+        spare_time_carries: budget.spare_time_carries,
     }
 }

@@ -124,6 +124,10 @@ pub struct Limits {
     /// Root moves searched to the full window at each depth, best first (0 or 1: just the
     /// best; more: multi-PV, each line searched with the better ones excluded).
     pub multipv: usize,
+    /// Whether time this move leaves unspent is time for later moves (a match clock that
+    /// binds). When not (a turn limit alone binds), a forced move thinks its whole turn: what
+    /// it fills the table and the histories with is the next move's head start.
+    pub spare_time_carries: bool,
 }
 
 /// How a running search is steered from another thread: stopped, or given its time limits
@@ -193,6 +197,7 @@ impl SearchControl {
             depth: get(&self.depth).map(|d| d.min(MAX_DEPTH as u64) as i32),
             nodes: get(&self.nodes),
             multipv: 0,
+            spare_time_carries: false,
         })
     }
 }
@@ -412,6 +417,7 @@ impl<E: Evaluator> Worker<'_, E> {
         if let Some(l) = self.control.limits_update(&mut self.time_version) {
             self.limits = Limits {
                 multipv: self.limits.multipv,
+                spare_time_carries: self.limits.spare_time_carries,
                 ..l
             };
         }

@@ -115,11 +115,14 @@ impl<E: Evaluator> Worker<'_, E> {
                     result.score = mated_in(2);
                     return finish(self, result);
                 }
-                // The move is forced: a short search only to report its value, and the time
-                // saved stays on the game clock.
-                let elapsed = self.elapsed_ms();
-                self.limits.soft_ms = self.limits.soft_ms.map(|s| elapsed + s / 10);
-                self.limits.hard_ms = self.limits.hard_ms.map(|h| h.min(elapsed + h / 5));
+                // The move is forced: where the time saved stays on the game clock, a short
+                // search only to report its value; under a turn limit alone the whole turn,
+                // whose table and histories the next move's search starts from.
+                if self.limits.spare_time_carries {
+                    let elapsed = self.elapsed_ms();
+                    self.limits.soft_ms = self.limits.soft_ms.map(|s| elapsed + s / 10);
+                    self.limits.hard_ms = self.limits.hard_ms.map(|h| h.min(elapsed + h / 5));
+                }
             } else {
                 result.score = mated_in(2);
                 return finish(self, result);

@@ -7,6 +7,9 @@ pub struct Budget {
     pub soft_ms: u64,
     /// Abort the search at this point, whatever its state.
     pub hard_ms: u64,
+    /// Whether time left unspent now can be spent later: the match clock binds, or may come
+    /// to (its share a move is under twice the turn's). Under a turn limit alone it cannot.
+    pub spare_time_carries: bool,
 }
 
 /// `time_left` values at or above this mean "no match limit" (Gomocup sends 2147483647).
@@ -64,6 +67,7 @@ pub fn budget(clock: &Clock, empties: usize) -> Budget {
         return Budget {
             soft_ms: 0,
             hard_ms: 10,
+            spare_time_carries: true,
         };
     }
     let mut hard = clock.turn_ms.saturating_sub(margin(clock.turn_ms));
@@ -74,6 +78,7 @@ pub fn budget(clock: &Clock, empties: usize) -> Budget {
     // 500 games at 100 ms).
     // (in u128: the API takes any u64, and 85 × a huge turn overflows)
     let mut soft = (u128::from(hard) * 85 / 100) as u64;
+    let mut spare_time_carries = false;
     let left = match clock.left_ms {
         Some(l) if clock.match_ms > 0 && l < UNLIMITED_LEFT => Some(l.max(0) as u64),
         Some(l) if clock.match_ms == 0 && l < UNLIMITED_LEFT && l > 0 => Some(l as u64),
@@ -90,6 +95,7 @@ pub fn budget(clock: &Clock, empties: usize) -> Budget {
         let usable = left.saturating_sub(margin(left.min(clock.turn_ms)) + reserve);
         // the increments of the moves still to come are time to spend too
         let share = (usable + clock.increment_ms * (moves_left - 1)) / moves_left;
+        spare_time_carries = share < soft.saturating_mul(2);
         soft = soft.min(share);
         hard = hard
             .min(usable / 4)
@@ -100,6 +106,7 @@ pub fn budget(clock: &Clock, empties: usize) -> Budget {
     Budget {
         soft_ms: soft.min(hard),
         hard_ms: hard,
+        spare_time_carries,
     }
 }
 
@@ -309,5 +316,24 @@ mod tests {
         let tight = budget(&clock(400, 10_000), 200);
         assert!(tight.hard_ms <= 400 / 4, "{tight:?}");
         assert!(tight.soft_ms <= tight.hard_ms);
+    }
+
+    #[test]
+    fn spare_time_carries_only_where_the_match_clock_binds() {
+        let clock = |turn_ms, match_ms, left| Clock {
+            turn_ms,
+            match_ms,
+            left_ms: left,
+            increment_ms: 0,
+        };
+        // c-gomoku-cli's tc=60/0.2: a minute for the game, 200 ms a move, the turn binds
+        assert!(!budget(&clock(200, 60_000, Some(60_000)), 200).spare_time_carries);
+        // a turn limit alone, or a match clock Gomocup marks as unlimited
+        assert!(!budget(&clock(5_000, 0, None), 200).spare_time_carries);
+        assert!(!budget(&clock(5_000, 0, Some(UNLIMITED_LEFT)), 200).spare_time_carries);
+        // Gomocup's freestyle: 30 s a move, 180 s a game; the match clock binds
+        assert!(budget(&clock(30_000, 180_000, Some(180_000)), 200).spare_time_carries);
+        // and it comes to bind as the clock runs down
+        assert!(budget(&clock(200, 60_000, Some(3_000)), 200).spare_time_carries);
     }
 }
