@@ -183,7 +183,9 @@ impl SearchControl {
         self.version.fetch_add(1, Ordering::SeqCst);
     }
 
-    /// The limits of [`SearchControl::set_limits`] when they changed since `seen`.
+    /// The limits of [`SearchControl::set_limits`] when they changed since `seen`. The
+    /// control holds no `multipv` or `spare_time_carries`: those come back at their defaults,
+    /// and [`Worker::sync_time`] keeps the worker's own.
     fn limits_update(&self, seen: &mut u64) -> Option<Limits> {
         let v = self.version.load(Ordering::SeqCst);
         if v == *seen {
