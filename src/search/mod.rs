@@ -183,10 +183,10 @@ impl SearchControl {
         self.version.fetch_add(1, Ordering::SeqCst);
     }
 
-    /// The limits of [`SearchControl::set_limits`] when they changed since `seen`. The
-    /// control holds no `multipv` or `spare_time_carries`: those come back at their defaults,
-    /// and [`Worker::sync_time`] keeps the worker's own.
-    fn limits_update(&self, seen: &mut u64) -> Option<Limits> {
+    /// `current` with the limits of [`SearchControl::set_limits`], when they changed since
+    /// `seen`. The control holds only the clock, depth and node limits: `multipv` and
+    /// `spare_time_carries` stay the search's own.
+    fn limits_update(&self, seen: &mut u64, current: &Limits) -> Option<Limits> {
         let v = self.version.load(Ordering::SeqCst);
         if v == *seen {
             return None;
@@ -198,8 +198,7 @@ impl SearchControl {
             hard_ms: get(&self.hard_ms),
             depth: get(&self.depth).map(|d| d.min(MAX_DEPTH as u64) as i32),
             nodes: get(&self.nodes),
-            multipv: 0,
-            spare_time_carries: false,
+            ..*current
         })
     }
 }
@@ -416,12 +415,11 @@ impl<E: Evaluator> Worker<'_, E> {
     /// Takes in limits set on the control since the last look (the main thread's: a
     /// helper's control never changes them).
     fn sync_time(&mut self) {
-        if let Some(l) = self.control.limits_update(&mut self.time_version) {
-            self.limits = Limits {
-                multipv: self.limits.multipv,
-                spare_time_carries: self.limits.spare_time_carries,
-                ..l
-            };
+        if let Some(l) = self
+            .control
+            .limits_update(&mut self.time_version, &self.limits)
+        {
+            self.limits = l;
         }
     }
 
