@@ -4,7 +4,8 @@
 //! the plain grid) → [`rules`], [`pattern`] and [`cells`] → [`board`] (no I/O) → [`eval`] →
 //! [`search`] → [`engine`] (the API any front-end uses) → [`protocol`] (Gomocup/Piskvork
 //! text), [`play`] (a game in the terminal) and [`bench`] → `main.rs`. [`solve`] (exact
-//! m,n,k-games on a bitboard) stands apart and uses no other module.
+//! m,n,k-games on a bitboard) stands apart and uses no other module; [`platform`] (the CPUs
+//! this process may use, giving memory back) is below them all.
 
 pub mod bench;
 pub mod board;
@@ -13,6 +14,7 @@ pub mod engine;
 pub mod eval;
 pub mod geometry;
 pub mod pattern;
+pub mod platform;
 pub mod play;
 pub mod protocol;
 pub mod rules;

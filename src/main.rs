@@ -7,11 +7,10 @@ use rensa::board::Color;
 use rensa::engine::score_text;
 use rensa::engine::Engine;
 use rensa::play::PlayOptions;
-use rensa::protocol::{Event, Session, MAX_QUEUED};
+use rensa::protocol::{Inbox, Session};
 use rensa::rules::Rule;
 use rensa::solve::SolveRule;
-use std::io::{Read, Write};
-use std::sync::atomic::Ordering;
+use std::io::Write;
 
 const HELP: &str = "\
 pbrain-rensa - the Rensa gomoku engine
@@ -380,155 +379,17 @@ fn bench(depth: i32, threads: usize) -> Result<()> {
     Ok(())
 }
 
-/// What the input thread hands the session.
-enum Input {
-    Line(String),
-    /// A line longer than [`MAX_LINE`]: only its length was kept.
-    TooLong(usize),
-}
-
-/// Whether a line is STOP, YXSTOP or END.
-fn is_stop_or_end(ev: &Event) -> bool {
-    let (Event::Line(l) | Event::Received(l, _)) = ev else {
-        return false;
-    };
-    let word = l.split_whitespace().next().unwrap_or("");
-    ["STOP", "YXSTOP", "END"]
-        .iter()
-        .any(|w| word.eq_ignore_ascii_case(w))
-}
-
-/// The longest line kept. The longest real command (a BOARD line, an INFO folder path) is
-/// far shorter; past this a line is counted and dropped, so no input grows memory.
-const MAX_LINE: usize = 64 << 10;
-
-/// Splits input into lines on LF, CR LF or a lone CR.
-struct LineSplitter {
-    buf: Vec<u8>,
-    /// Bytes of the current line, kept or not.
-    len: usize,
-}
-
-impl LineSplitter {
-    fn feed(&mut self, bytes: &[u8], out: &mut Vec<Input>) {
-        for &b in bytes {
-            if b == b'\n' || b == b'\r' {
-                if self.len > MAX_LINE {
-                    out.push(Input::TooLong(self.len));
-                } else if !self.buf.is_empty() {
-                    out.push(Input::Line(String::from_utf8_lossy(&self.buf).into_owned()));
-                }
-                self.buf.clear();
-                self.len = 0;
-            } else {
-                self.len += 1;
-                if self.len <= MAX_LINE {
-                    self.buf.push(b);
-                } else if !self.buf.is_empty() {
-                    self.buf = Vec::new();
-                }
-            }
-        }
-    }
-}
-
 fn run_protocol() -> Result<()> {
-    let stdout = std::io::stdout();
-    let mut session = Session::new(Engine::new(), stdout.lock());
-    let tx = session.sender();
-    let queued = session.queued();
-    // The reader thread hands over every line at once: the session serves STOP and END
-    // while the engine's thread searches, and pondering needs the opponent's move at once.
-    std::thread::Builder::new()
-        .name("stdin".into())
-        .spawn(move || {
-            let mut stdin = std::io::stdin().lock();
-            let mut chunk = [0u8; 4096];
-            let mut split = LineSplitter {
-                buf: Vec::new(),
-                len: 0,
-            };
-            let mut lines = Vec::new();
-            loop {
-                let n = match stdin.read(&mut chunk) {
-                    Ok(0) | Err(_) => 0,
-                    Ok(n) => n,
-                };
-                // at the end of input the last line may lack its line break
-                split.feed(if n == 0 { b"\n" } else { &chunk[..n] }, &mut lines);
-                for input in lines.drain(..) {
-                    let ev = match input {
-                        Input::Line(l) => Event::Received(l, std::time::Instant::now()),
-                        Input::TooLong(n) => Event::Overlong(n),
-                    };
-                    // wait while the session is far behind; STOP and END get a little
-                    // more room, so that they still reach a search behind a flood
-                    let room = if is_stop_or_end(&ev) {
-                        MAX_QUEUED + (1 << 20)
-                    } else {
-                        MAX_QUEUED
-                    };
-                    while queued.load(Ordering::Acquire) > room {
-                        std::thread::sleep(std::time::Duration::from_millis(1));
-                    }
-                    queued.fetch_add(ev.cost(), Ordering::AcqRel);
-                    if tx.send(ev).is_err() {
-                        return;
-                    }
-                }
-                if n == 0 {
-                    // End of input: what was read still gets done, then we exit.
-                    let _ = tx.send(Event::Closed);
-                    return;
-                }
-            }
-        })
+    // The input side starts first, so each line is stamped when it arrives: a manager that
+    // suspends the engine right after START charges building the engine to move 1, and the
+    // move's budget must count it.
+    let inbox = Inbox::default();
+    rensa::protocol::io::spawn_reader(std::io::stdin(), inbox.sender(), inbox.queued())
         .context("starting the input thread")?;
+    let stdout = std::io::stdout();
+    let mut session = Session::with_inbox(Engine::new(), stdout.lock(), inbox);
     session.run();
     drop(session);
     let _ = std::io::stdout().flush();
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn split(chunks: &[&[u8]]) -> (Vec<String>, Vec<usize>, usize) {
-        let mut s = LineSplitter {
-            buf: Vec::new(),
-            len: 0,
-        };
-        let mut out = Vec::new();
-        let mut kept = 0;
-        for c in chunks {
-            s.feed(c, &mut out);
-            kept = kept.max(s.buf.capacity());
-        }
-        let mut lines = Vec::new();
-        let mut long = Vec::new();
-        for p in out {
-            match p {
-                Input::Line(l) => lines.push(l),
-                Input::TooLong(n) => long.push(n),
-            }
-        }
-        (lines, long, kept)
-    }
-
-    #[test]
-    fn lines_split_on_any_line_ending() {
-        let (lines, long, _) = split(&[b"START 15\r\nBEG", b"IN\rTURN 1,2\n\n"]);
-        assert_eq!(lines, ["START 15", "BEGIN", "TURN 1,2"]);
-        assert!(long.is_empty());
-    }
-
-    #[test]
-    fn an_overlong_line_is_counted_not_kept() {
-        let big = vec![b'x'; 3 * MAX_LINE];
-        let (lines, long, kept) = split(&[b"ABOUT\n", &big, &big, b"\nEND\n"]);
-        assert_eq!(lines, ["ABOUT", "END"]);
-        assert_eq!(long, [6 * MAX_LINE]);
-        assert!(kept <= 2 * MAX_LINE, "kept {kept} bytes");
-    }
 }

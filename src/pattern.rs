@@ -197,10 +197,19 @@ impl PatternTables {
     }
 
     fn build(rule: Rule) -> PatternTables {
-        let line = [
-            Classifier::new(rule, Color::Black).run(),
-            Classifier::new(rule, Color::White).run(),
-        ];
+        // the colours on two threads where there are two CPUs: a rule's tables are built on
+        // a move's clock (16 ms a colour here)
+        let line = std::thread::scope(|scope| {
+            let white = std::thread::Builder::new()
+                .name("rensa-patterns".into())
+                .spawn_scoped(scope, || Classifier::new(rule, Color::White).run());
+            let black = Classifier::new(rule, Color::Black).run();
+            let white = match white.map(|h| h.join()) {
+                Ok(Ok(w)) => w,
+                _ => Classifier::new(rule, Color::White).run(),
+            };
+            [black, white]
+        });
         let (pair, pair_shift, pair_mask) = pair_table(&line);
         let cell = [0, 1].map(|c| {
             let renju_black = rule == Rule::Renju && c == 0;

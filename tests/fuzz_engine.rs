@@ -41,6 +41,7 @@ enum Call {
     Unblock(Vec<(i64, i64)>),
     ClearBlocked,
     Memory(u64),
+    Threads(usize),
     ClearHash,
     /// Search limits; the hard limit is always set, so every think ends.
     Think(Option<i32>, Option<u64>, u64, u64),
@@ -68,6 +69,7 @@ fn call() -> impl Strategy<Value = Call> {
         1 => cells(6).prop_map(Call::Unblock),
         1 => Just(Call::ClearBlocked),
         1 => prop_oneof![0u64..(64 << 20), any::<u64>()].prop_map(Call::Memory),
+        1 => prop_oneof![0usize..70, any::<usize>()].prop_map(Call::Threads),
         1 => Just(Call::ClearHash),
         4 => (prop::option::of(-2i32..5), prop::option::of(0u64..3000), 0u64..10, 0u64..10)
             .prop_map(|(d, n, s, h)| Call::Think(d, n, s, h)),
@@ -142,7 +144,19 @@ fn apply(e: &mut Engine, c: &Call) -> Result<(), String> {
             let _ = e.unblock(cells);
         }
         Call::ClearBlocked => e.clear_blocked(),
-        &Call::Memory(m) => e.set_memory_limit(m),
+        &Call::Memory(m) => {
+            let plan = e.set_memory_limit(m);
+            // (below the reserve plus a small table nothing fits; the engine does its best)
+            if m >= 26 << 20 && plan.total_bytes() > m {
+                return Err(format!("plan {plan:?} over max_memory {m}"));
+            }
+        }
+        &Call::Threads(n) => {
+            let plan = e.set_threads(n);
+            if plan.threads < 1 || plan.threads > n.max(1) || plan.threads > Engine::max_threads() {
+                return Err(format!("{n} threads asked for: {plan:?}"));
+            }
+        }
         Call::ClearHash => e.clear_hash(),
         &Call::Think(depth, nodes, soft, hard) => {
             // (the engine API takes a clock: soft is covered by the budget's own tests)

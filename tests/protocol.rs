@@ -495,7 +495,7 @@ fn unknown_info_keys_are_silent() {
     e.start(15);
     e.send_all(&[
         "INFO show_detail 3",
-        "INFO thread_num 4",
+        "INFO thread_num 1",
         "INFO hash_size 0",
         "INFO caution_factor 2",
         "INFO pondering 0",

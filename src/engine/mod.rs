@@ -5,13 +5,15 @@
 //! search waited for.
 
 mod job;
+pub mod memory;
 mod soosorv;
 
 use crate::board::{Board, Color, Pos, MAX_SIZE, MIN_SIZE};
 use crate::rules::{Foul, Rule};
-use crate::search::{Params, SearchControl, Searcher, MAX_THREADS, THREAD_BYTES};
+use crate::search::{Params, SearchControl, Searcher, MAX_THREADS};
 use job::Work;
 pub use job::{Answer, Report, Task};
+use memory::{Plan, DEFAULT_TT_BYTES};
 pub use soosorv::{SoosorvAnswer, SoosorvStep, MAX_FIFTHS};
 use std::fmt;
 use std::sync::Arc;
@@ -23,13 +25,6 @@ pub use crate::eval::{score_text, Score, WIN_MIN};
 pub use crate::search::time::Clock;
 pub use crate::search::{Iteration, SearchResult};
 
-/// Memory kept outside the transposition table: pattern tables (2 MiB per rule in use),
-/// boards, stacks, the binary itself.
-const RESERVED_BYTES: u64 = 24 << 20;
-/// Transposition table limit when no memory limit is given.
-const DEFAULT_TT_BYTES: usize = 64 << 20;
-/// The table never grows past this: larger ones only cost clearing time at our speeds.
-const MAX_TT_BYTES: usize = 256 << 20;
 /// Stack of the engine's search thread: the recursion is bounded by the ply limit and
 /// needs far less; only the pages it touches count.
 const SEARCH_STACK_BYTES: usize = 16 << 20;
@@ -154,7 +149,12 @@ pub struct Engine {
     blocked: Vec<Pos>,
     /// `max_memory` as last given (0 = none).
     memory_limit: u64,
+    /// The table size asked for (Yixin-Board's `hash_size`), within the memory limit.
+    hash_bytes: Option<u64>,
+    /// Threads asked for; [`Engine::plan`] says how many run.
     threads: usize,
+    /// What the memory limit, the threads asked for and the CPUs allow.
+    plan: Plan,
     /// A tuner's search margins in place of the rule's (none in play).
     params: Option<Params>,
 }
@@ -174,6 +174,7 @@ impl Drop for Engine {
 
 impl Engine {
     pub fn new() -> Engine {
+        crate::platform::tune_allocator();
         Engine {
             board: Board::new(15, 15, Rule::Freestyle),
             searcher: Some(Searcher::new(DEFAULT_TT_BYTES)),
@@ -181,7 +182,9 @@ impl Engine {
             tt_used: false,
             blocked: Vec::new(),
             memory_limit: 0,
+            hash_bytes: None,
             threads: 1,
+            plan: memory::plan(0, None, 1, 1),
             params: None,
         }
     }
@@ -191,8 +194,8 @@ impl Engine {
         self.wait();
         self.searcher.get_or_insert_with(|| {
             // only after a panicked job: fresh tables, the same settings
-            let mut s = Searcher::new(DEFAULT_TT_BYTES);
-            s.set_threads(self.threads);
+            let mut s = Searcher::new(self.plan.tt_bytes);
+            s.set_threads(self.plan.threads);
             s.set_params(self.params);
             s
         })
@@ -320,16 +323,37 @@ impl Engine {
         }
     }
 
-    /// Searches with `threads` threads (1 to [`Engine::max_threads`]) from the next search.
-    pub fn set_threads(&mut self, threads: usize) {
+    /// Asks for `threads` search threads from the next search: as many run as the CPUs this
+    /// process may use and the memory limit allow (see [`memory::plan`]).
+    pub fn set_threads(&mut self, threads: usize) -> Plan {
         self.threads = threads.clamp(1, MAX_THREADS);
-        let n = self.threads;
-        self.searcher().set_threads(n);
-        self.set_memory_limit(self.memory_limit);
+        self.apply_plan()
     }
 
+    /// The threads asked for.
     pub fn threads(&self) -> usize {
         self.threads
+    }
+
+    /// What runs: threads, the table's limit, and why fewer threads run than were asked for.
+    pub fn plan(&self) -> Plan {
+        self.plan
+    }
+
+    /// Sizes the threads and the table to the memory limit. What shrinks is given back to
+    /// the system before anything grows, so the process never holds both.
+    fn apply_plan(&mut self) -> Plan {
+        let cpus = Engine::max_threads();
+        let plan = memory::plan(self.memory_limit, self.hash_bytes, self.threads, cpus);
+        let shrinks = plan.threads < self.plan.threads || plan.tt_bytes < self.plan.tt_bytes;
+        self.plan = plan;
+        let searcher = self.searcher();
+        searcher.set_tt_limit(plan.tt_bytes);
+        searcher.set_threads(plan.threads);
+        if shrinks {
+            crate::platform::release_free_memory();
+        }
+        plan
     }
 
     /// Searches with `params` in place of the rule's own margins (`None`: the rule's), for
@@ -339,11 +363,10 @@ impl Engine {
         self.searcher().set_params(params);
     }
 
-    /// The most search threads worth asking for here: one per hardware thread.
+    /// The most search threads worth asking for here: one per CPU this process may run on
+    /// (its affinity mask: Gomocup pins each engine to one).
     pub fn max_threads() -> usize {
-        std::thread::available_parallelism()
-            .map_or(1, |n| n.get())
-            .min(MAX_THREADS)
+        crate::platform::cpus().min(MAX_THREADS)
     }
 
     pub fn board(&self) -> &Board {
@@ -385,17 +408,18 @@ impl Engine {
         self.board = b;
     }
 
-    /// Sizes the transposition table to keep the whole process under `max_bytes`
-    /// (0 = no limit: the default size).
-    pub fn set_memory_limit(&mut self, max_bytes: u64) {
+    /// Keeps the whole process under `max_bytes` (0 = no limit: the default table): the
+    /// threads that fit, and the table (see [`memory::plan`]).
+    pub fn set_memory_limit(&mut self, max_bytes: u64) -> Plan {
         self.memory_limit = max_bytes;
-        let tt = if max_bytes == 0 {
-            DEFAULT_TT_BYTES
-        } else {
-            let threads = (self.threads as u64 - 1) * THREAD_BYTES;
-            (max_bytes.saturating_sub(RESERVED_BYTES + threads) as usize).min(MAX_TT_BYTES)
-        };
-        self.searcher().set_tt_limit(tt);
+        self.apply_plan()
+    }
+
+    /// Yixin-Board's `hash_size`: a table of at most `kib` KiB (0 = the default), within
+    /// the memory limit.
+    pub fn set_hash_size(&mut self, kib: u64) -> Plan {
+        self.hash_bytes = (kib > 0).then(|| kib.saturating_mul(1 << 10));
+        self.apply_plan()
     }
 
     /// The transposition table's size now.

@@ -1,3 +1,4 @@
+use super::memory::RESERVED_BYTES;
 use super::*;
 use std::time::Instant;
 
@@ -231,8 +232,10 @@ fn a_ponder_search_waits_for_its_hit_then_keeps_the_clock() {
 #[test]
 fn threads_search_together_and_agree_on_a_forced_move() {
     let mut e = Engine::new();
-    e.set_threads(3);
+    let plan = e.set_threads(3);
     assert_eq!(e.threads(), 3);
+    // as many run as this machine's CPUs allow
+    assert_eq!(plan.threads, 3.min(Engine::max_threads()));
     e.new_game(15, 15, Rule::Freestyle);
     // black has an open three on row 7: white must block one end or lose
     for (x, y) in [(5, 7), (0, 0), (6, 7), (0, 14), (7, 7)] {
@@ -245,8 +248,10 @@ fn threads_search_together_and_agree_on_a_forced_move() {
         "{p:?}"
     );
     // the memory limit counts the helpers' tables
-    e.set_memory_limit(40 << 20);
-    assert!(e.tt_limit() as u64 <= (40 << 20) - RESERVED_BYTES - 2 * THREAD_BYTES);
+    let plan = e.set_memory_limit(40 << 20);
+    let helpers = (plan.threads as u64 - 1) * crate::search::THREAD_BYTES;
+    assert!(e.tt_limit() as u64 <= (40 << 20) - RESERVED_BYTES - helpers);
+    assert!(plan.total_bytes() <= 40 << 20);
 }
 
 #[test]

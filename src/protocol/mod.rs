@@ -1,10 +1,12 @@
 //! The Gomocup/Piskvork protocol (with the Yixin-Board extensions analysis GUIs use): turns
 //! lines of text into engine calls and engine answers into replies. See `protocol.md`.
 
+pub mod io;
 pub mod parse;
 mod think;
 
 use crate::board::Pos;
+use crate::engine::memory::{Plan, ThreadLimit};
 use crate::engine::{Clock, Engine, Owner, Report, ThinkLimits};
 use crate::rules::Rule;
 use parse::{parse, parse_int, parse_pair, parse_triple, Command};
@@ -139,9 +141,49 @@ pub struct Session<W: Write> {
     arrived: Instant,
 }
 
+/// Where a session's events arrive: made before the session, so that the input side can
+/// read (and stamp) lines while the engine is still being built.
+pub struct Inbox {
+    sender: Sender<Event>,
+    events: Receiver<Event>,
+    queued: Arc<AtomicUsize>,
+}
+
+impl Default for Inbox {
+    fn default() -> Self {
+        let (sender, events) = channel();
+        Inbox {
+            sender,
+            events,
+            queued: Arc::new(AtomicUsize::new(0)),
+        }
+    }
+}
+
+impl Inbox {
+    /// Where the input side sends what it reads.
+    pub fn sender(&self) -> Sender<Event> {
+        self.sender.clone()
+    }
+
+    /// The count of input bytes sent and not yet handled (see [`Session::queued`]).
+    pub fn queued(&self) -> Arc<AtomicUsize> {
+        Arc::clone(&self.queued)
+    }
+}
+
 impl<W: Write> Session<W> {
     pub fn new(engine: Engine, out: W) -> Session<W> {
-        let (sender, events) = channel();
+        Session::with_inbox(engine, out, Inbox::default())
+    }
+
+    /// A session reading its events from `inbox`.
+    pub fn with_inbox(engine: Engine, out: W, inbox: Inbox) -> Session<W> {
+        let Inbox {
+            sender,
+            events,
+            queued,
+        } = inbox;
         Session {
             engine,
             out,
@@ -162,7 +204,7 @@ impl<W: Write> Session<W> {
             sender,
             thinking: None,
             pending: VecDeque::new(),
-            queued: Arc::new(AtomicUsize::new(0)),
+            queued,
             stopped_upto: 0,
             ponder: false,
             closing: false,
@@ -597,24 +639,16 @@ impl<W: Write> Session<W> {
             let v = parse_int(value, what)?;
             u64::try_from(v).map_err(|_| format!("{what} must not be negative: {v}"))
         };
+        let running = self.engine.plan().threads;
+        let mut plan = None;
         let result: Result<(), String> = (|| {
             match key {
                 "timeout_turn" => self.clock.turn_ms = count("timeout_turn")?,
                 "timeout_match" => self.clock.match_ms = count("timeout_match")?,
                 "time_left" => self.clock.left_ms = Some(int("time_left")?),
-                "max_memory" => {
-                    let v = count("max_memory")?;
-                    self.engine.set_memory_limit(v);
-                }
-                "hash_size" => {
-                    // Yixin-Board: KiB, 0 = default
-                    let kib = count("hash_size")?;
-                    self.engine.set_memory_limit(if kib == 0 {
-                        0
-                    } else {
-                        (kib << 10) + (24 << 20)
-                    });
-                }
+                "max_memory" => plan = Some(self.engine.set_memory_limit(count("max_memory")?)),
+                // Yixin-Board: the table in KiB, 0 = default
+                "hash_size" => plan = Some(self.engine.set_hash_size(count("hash_size")?)),
                 "rule" => {
                     let v = int("rule")?;
                     let rule = if self.yixin && v == 2 {
@@ -637,8 +671,10 @@ impl<W: Write> Session<W> {
                 "show_detail" => self.realtime = int("show_detail")? & 1 != 0,
                 "thread_num" => {
                     let n = count("thread_num")?;
-                    // more threads than the machine has only share its cores
-                    self.engine.set_threads(n.clamp(1, 64) as usize);
+                    plan = Some(
+                        self.engine
+                            .set_threads(usize::try_from(n).unwrap_or(usize::MAX)),
+                    );
                 }
                 "pondering" => self.ponder = int("pondering")? != 0,
                 "time_increment" => self.clock.increment_ms = count("time_increment")?,
@@ -656,7 +692,18 @@ impl<W: Write> Session<W> {
             Ok(())
         })();
         match result {
-            Ok(()) => Flow::Continue,
+            // fewer threads than asked for: say so once, when the count is set or changes
+            Ok(()) => match plan {
+                Some(p)
+                    if p.threads < self.engine.threads()
+                        && (key == "thread_num" || p.threads != running) =>
+                {
+                    let line = threads_message(self.engine.threads(), &p);
+                    log::info!("{line}");
+                    self.reply(&format!("MESSAGE {line}"))
+                }
+                _ => Flow::Continue,
+            },
             Err(why) => {
                 // Managers read no reply to INFO: an ERROR line here would be taken as the
                 // answer to the next move request and lose the game. A MESSAGE is skipped.
@@ -677,6 +724,21 @@ impl<W: Write> Session<W> {
             max_nodes: self.max_nodes,
         }
     }
+}
+
+/// Why `plan` runs fewer than the `asked` threads, in one line.
+fn threads_message(asked: usize, plan: &Plan) -> String {
+    let why = match plan.limit {
+        ThreadLimit::Cpus(n) => format!("this process may run on {n} CPU(s)"),
+        ThreadLimit::Memory(bytes) => {
+            format!("the most that fit in max_memory {} MiB", bytes >> 20)
+        }
+        ThreadLimit::None => "as asked".to_string(),
+    };
+    format!(
+        "thread_num {asked}: {} search thread(s) run, {why}",
+        plan.threads
+    )
 }
 
 pub(crate) fn coords(p: Pos) -> String {

@@ -50,8 +50,8 @@ impl<E: Evaluator> Worker<'_, E> {
     }
 
     /// The root: immediate wins and forced blocks, a VCF probe, then iterative deepening.
-    /// `start_helpers` is called once the root moves are known, just before iterative
-    /// deepening (not when the root alone decides the move).
+    /// `start_helpers` is called once the candidates are known, before the threat probes
+    /// (not when a five or a lost position decides the move at once).
     pub(super) fn root(
         &mut self,
         on_iteration: &mut dyn FnMut(&Iteration),
@@ -128,6 +128,9 @@ impl<E: Evaluator> Worker<'_, E> {
                 return finish(self, result);
             }
         }
+        // The helpers search from here on, while this thread runs the threat probes (about a
+        // tenth of a short turn): from every candidate, as the probes may yet narrow them.
+        start_helpers(self);
         // A forced win by continuous fours, else by threes and fours.
         if !self.caro && self.board.count(opp, Threat::Five) == 0 {
             let vcf = if self.board.has_four_move(me) {
@@ -171,7 +174,6 @@ impl<E: Evaluator> Worker<'_, E> {
             }
         }
 
-        start_helpers(self);
         if self.limits.multipv > 1 {
             self.iterate_multipv(&mut result, on_iteration);
         } else {

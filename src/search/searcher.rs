@@ -93,7 +93,39 @@ pub struct Searcher {
     params: Option<Params>,
 }
 
+/// The move on a board with neither stones nor walls: the legal cell nearest the centre,
+/// lowest index first, as every search of it chooses.
+fn opening_move<E: Evaluator>(board: &Board<E>, excluded: &[Pos]) -> Option<Pos> {
+    if board.stone_count() > 0 || !board.walls().is_empty() {
+        return None;
+    }
+    board
+        .empty_cells()
+        .filter(|&p| board.is_legal(p) && !excluded.contains(&p))
+        .min_by_key(|&p| (board.centre_distance2(p), p))
+}
+
 impl Searcher {
+    /// The answer a move's search would give, where it is known without one: the opening
+    /// move of an empty board. It comes at once, with no table growth and no threads
+    /// started; a manager charges the engine's start-up to this move.
+    fn known_move<E: Evaluator>(&self, board: &Board<E>, limits: &Limits) -> Option<SearchResult> {
+        if limits.multipv > 1 {
+            return None;
+        }
+        let p = opening_move(board, &self.excluded)?;
+        Some(SearchResult {
+            best: Some(p),
+            score: 0,
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            elapsed_ms: 0,
+            pv: vec![p],
+            lines: Vec::new(),
+        })
+    }
+
     /// A searcher whose table may grow to `tt_bytes`, on one thread. Nothing large is
     /// allocated before the first search: a manager may suspend the engine between START and
     /// the first move, and the process must stay within its memory limit from the start.
@@ -261,6 +293,10 @@ impl Searcher {
     ) -> SearchResult {
         // the clock runs from here: growing the table is paid from the move's time
         let start = Instant::now();
+        if let Some(r) = self.known_move(board, limits) {
+            on_result(&r);
+            return r;
+        }
         self.grow_tt(limits);
         self.tt.new_search();
         let params = self.params_for(board);
