@@ -173,6 +173,37 @@ fn first_move_with_rule_set_up_is_quick() {
 }
 
 #[test]
+fn the_first_move_from_start_up_takes_at_most_half_the_turn() {
+    // Gomocup's manager starts the engine, writes START and the INFO lines and suspends it
+    // until move 1: start-up, the rule's tables and the move all land on that move's clock
+    for turn in [200u64, 1000] {
+        for rule in [0, 1, 4] {
+            let t = Instant::now();
+            let mut e = Engine::spawn();
+            e.send_all(&[
+                "START 15".to_string(),
+                format!("INFO timeout_turn {turn}"),
+                "INFO timeout_match 180000".to_string(),
+                "INFO max_memory 367001600".to_string(),
+                format!("INFO rule {rule}"),
+                "INFO time_left 180000".to_string(),
+                "BEGIN".to_string(),
+            ]);
+            assert_eq!(e.reply(MOVE_WAIT), "OK");
+            let m = e.read_move();
+            let took = t.elapsed();
+            assert_eq!(m, (7, 7));
+            assert!(
+                took <= Duration::from_millis(turn / 2) + TOLERANCE / 2,
+                "rule {rule}, {turn} ms turn: the first move after {} ms",
+                ms(took)
+            );
+            e.end();
+        }
+    }
+}
+
+#[test]
 fn negative_time_left_with_a_match_limit_answers_quickly() {
     let mut e = Engine::with_game(15, 0, 5000);
     e.send("INFO timeout_match 120000");

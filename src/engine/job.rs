@@ -123,16 +123,18 @@ impl Work {
                 stones,
                 limits,
                 allow_two,
-            } => Answer::Swap2(self.swap2(stones, limits, *allow_two)),
+            } => Answer::Swap2(self.swap2(stones, &step_limits(limits), *allow_two)),
             Task::Balance {
                 stones,
                 bias,
                 limits,
             } => {
-                let (ps, v) = self.balance(*stones, *bias, limits);
+                let (ps, v) = self.balance(*stones, *bias, &step_limits(limits));
                 Answer::Balance(ps, v)
             }
-            Task::Soosorv { step, limits } => Answer::Soosorv(self.soosorv(step, limits)),
+            Task::Soosorv { step, limits } => {
+                Answer::Soosorv(self.soosorv(step, &step_limits(limits)))
+            }
         };
         Some(answer)
     }
@@ -283,6 +285,20 @@ impl Work {
         }
         (stones, v)
     }
+}
+
+/// The most an opening step (Swap2, balancing, Soosorv: many searches for one answer) thinks
+/// in all. Yixin-Board's unlimited level sends a 2,000 s turn, meant as "until stopped" for a
+/// move; divided among a step's 27 searches that was 74 s each, half an hour for one answer.
+pub(super) const STEP_MAX_MS: u64 = 60_000;
+
+/// `t` for a whole opening step: the turn at most [`STEP_MAX_MS`].
+pub(super) fn step_limits(t: &ThinkLimits) -> ThinkLimits {
+    let mut t = *t;
+    if t.clock.turn_ms > STEP_MAX_MS {
+        t.clock.turn_ms = STEP_MAX_MS;
+    }
+    t
 }
 
 /// `t` with the turn (and what is left of the match) divided among `n` searches.

@@ -360,3 +360,62 @@ fn the_table_grows_by_what_the_clock_allows() {
     e.think(&deep, &mut |_| {});
     assert!(e.tt_bytes() >= 128 << 20, "{} bytes", e.tt_bytes());
 }
+
+#[test]
+fn an_empty_boards_move_is_known_without_a_search() {
+    let mut e = Engine::new();
+    e.set_memory_limit(350 << 20);
+    for rule in [Rule::Freestyle, Rule::Renju, Rule::Caro] {
+        for (w, h) in [(15, 15), (20, 20), (6, 9)] {
+            e.new_game(w, h, rule);
+            let r = e.think(
+                &ThinkLimits {
+                    clock: turn(1000),
+                    max_depth: None,
+                    max_nodes: None,
+                },
+                &mut |_| panic!("no iteration on an empty board"),
+            );
+            assert_eq!(r.best, Some(e.board().center()), "{rule:?} {w}x{h}");
+            assert_eq!((r.nodes, r.depth), (0, 0));
+        }
+    }
+    // nor does the table grow on its clock
+    assert!(e.tt_bytes() <= 1 << 20, "{} bytes", e.tt_bytes());
+    // a blocked centre: the legal cell nearest it
+    e.new_game(15, 15, Rule::Freestyle);
+    e.block(&[(7, 7)]).unwrap();
+    let r = e.think(&depth(3), &mut |_| {});
+    let p = r.best.unwrap();
+    assert_eq!(e.board().centre_distance2(p), 1, "{p:?}");
+    // a wall changes the lines: the board is searched
+    e.clear_blocked();
+    e.set_position(&[(0, 0, Owner::Blocked)]).unwrap();
+    let r = e.think(&depth(2), &mut |_| {});
+    assert!(r.nodes > 0);
+}
+
+#[test]
+fn an_opening_step_thinks_a_bounded_total_under_an_unlimited_turn() {
+    // Yixin-Board's unlimited level: a 2,000 s turn; Soosorv's first step searches the 26
+    // openings and one more
+    let t = ThinkLimits {
+        clock: Clock {
+            turn_ms: 2_000_000,
+            match_ms: 100_000_000,
+            left_ms: Some(100_000_000),
+            increment_ms: 0,
+        },
+        max_depth: None,
+        max_nodes: None,
+    };
+    let step = job::step_limits(&t);
+    let each = job::limits_for(&Board::new(15, 15, Rule::Renju), &job::share_of(&step, 27));
+    assert!(27 * each.hard_ms.unwrap() <= job::STEP_MAX_MS, "{each:?}");
+    // a turn under the bound is the step's whole time, as before
+    let short = ThinkLimits {
+        clock: turn(5000),
+        ..t
+    };
+    assert_eq!(job::step_limits(&short).clock.turn_ms, 5000);
+}

@@ -53,7 +53,7 @@ pub enum Event {
 /// The most input held unhandled (bytes, [`Event::cost`]): past this the input side waits,
 /// so input sent faster than it is handled (during a search) cannot grow memory. STOP and
 /// END may pass a full queue by a little, so that they still act.
-pub const MAX_QUEUED: usize = 8 << 20;
+pub const MAX_QUEUED: usize = 1 << 20;
 
 impl Event {
     /// What an input event counts against [`MAX_QUEUED`].

@@ -5,6 +5,7 @@
 
 #![allow(dead_code)]
 
+pub mod hostile;
 pub mod rules;
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -53,11 +54,21 @@ impl Engine {
 
     /// Starts `pbrain-rensa` with `RUST_LOG` set to `level` (its log goes to stderr).
     pub fn spawn_logging(level: &str) -> Engine {
+        Engine::spawn_with(level, &[])
+    }
+
+    /// Starts `pbrain-rensa` with these environment variables set.
+    pub fn spawn_with_env(vars: &[(&str, &str)]) -> Engine {
+        Engine::spawn_with("warn", vars)
+    }
+
+    fn spawn_with(level: &str, vars: &[(&str, &str)]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-rensa"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .env("RUST_LOG", level)
+            .envs(vars.iter().copied())
             .spawn()
             .expect("spawning pbrain-rensa");
         let stdout = child.stdout.take().expect("stdout");
@@ -346,6 +357,18 @@ impl Engine {
             }
             thread::sleep(Duration::from_millis(2));
         }
+    }
+
+    /// A `/proc/PID/status` field in KiB (Linux): `VmHWM` is the peak resident size.
+    #[cfg(target_os = "linux")]
+    pub fn status_kib(&self, field: &str) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .expect("read /proc status");
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap_or_else(|| panic!("no {field} in /proc status"))
     }
 
     /// Whether the process is still running.
