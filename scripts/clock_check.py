@@ -97,7 +97,8 @@ def summarise(paths, tc):
         for colour in "BW":
             name = names[colour]
             s = per.setdefault(name, {"over_turn": 0, "over_match": 0, "forfeits": 0,
-                                      "longest": 0, "most": 0, "shares": [], "games": 0})
+                                      "start_failures": 0, "longest": 0, "most": 0,
+                                      "shares": [], "games": 0})
             times = [t for c, t in moves if c == colour]
             used = sum(times)
             s["games"] += 1
@@ -109,7 +110,12 @@ def summarise(paths, tc):
                 s["shares"].append(used / match_ms)
             lost = winner is not None and winner != colour
             if lost and "time" in reason.lower():
-                s["forfeits"] += 1
+                # c-gomoku-cli ends a game whose START either engine failed to answer with a
+                # time forfeit of the side to move, before any engine move: not a clock loss
+                if not moves:
+                    s["start_failures"] += 1
+                else:
+                    s["forfeits"] += 1
             r = results.setdefault(name, [0, 0, 0])
             if winner is None:
                 r[2] += 1
@@ -122,13 +128,30 @@ def summarise(paths, tc):
     for name, s in per.items():
         w, l, d = results[name]
         share = statistics.median(s["shares"]) if s["shares"] else float("nan")
-        print(f"{name}: {s['games']} games {w}-{l}-{d}; time forfeits {s['forfeits']}, "
+        print(f"{name}: {s['games']} games {w}-{l}-{d}; time forfeits {s['forfeits']} "
+              f"(and {s['start_failures']} charged before any move, see below), "
               f"moves over the turn {s['over_turn']}, games over the clock {s['over_match']}; "
               f"longest move {s['longest']} ms, most used in a game {s['most']} ms "
               f"(least left {match_ms - s['most']} ms), median share used in long games "
               f"{share:.0%} of {len(s['shares'])}")
         bad |= s["forfeits"] > 0 or s["over_turn"] > 0 or s["over_match"] > 0
     return bad
+
+
+def start_failures(logs):
+    """c-gomoku-cli's log lines where an engine answered START with an error: such a game
+    ends before any move with a time forfeit of whichever side was to move."""
+    found = {}
+    for path in logs:
+        if not os.path.exists(path):
+            continue
+        with open(path, errors="replace") as f:
+            for line in f:
+                m = re.search(r"engine (\S+) output error: (.*)", line)
+                if m:
+                    found.setdefault(m.group(1), []).append(m.group(2).strip())
+    for name, errors in found.items():
+        print(f"{name} answered with an error {len(errors)} time(s): {sorted(set(errors))}")
 
 
 def main():
@@ -158,7 +181,9 @@ def main():
             p.error("--engine and --opponent, or --summarise")
         a.out = a.out or tempfile.mkdtemp(prefix="clock-")
         paths = run_match(a)
-    sys.exit(1 if summarise(paths, a.tc) else 0)
+    bad = summarise(paths, a.tc)
+    start_failures([p[:-4] + ".log" for p in paths])
+    sys.exit(1 if bad else 0)
 
 
 if __name__ == "__main__":

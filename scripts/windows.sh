@@ -138,6 +138,12 @@ ensure_deps() {
         log "installing Debian packages: $missing"
         local t0=$SECONDS
         export DEBIAN_FRONTEND=noninteractive
+        # a dpkg run cut short earlier (seen on a development machine) blocks every install
+        # until it is finished: finish it first
+        if [ -n "$(dpkg --audit 2>/dev/null)" ]; then
+            log "dpkg reports an unfinished run: dpkg --configure -a"
+            retry 2 600 $sudo dpkg --configure -a || die "dpkg --configure -a failed"
+        fi
         retry 3 300 $sudo apt-get update -q -o Dpkg::Use-Pty=0 -o DPkg::Lock::Timeout=120 \
             || die "apt-get update failed"
         # shellcheck disable=SC2086

@@ -1,8 +1,9 @@
 //! `pbrain-rensa play` under a pseudo-terminal, as a person at a keyboard sees it.
 //!
 //! The `script` utility of util-linux runs the binary on a pty, so its stdin and stdout are
-//! terminals, and relays the lines typed here. Where there is no such `script` (Windows, the
-//! BSD `script` of macOS) each test prints why and passes without running.
+//! terminals, and relays the lines typed here. On Linux `script` must be there (Debian's
+//! essential `bsdutils`): a test without it fails. Elsewhere (Windows, the BSD `script` of
+//! macOS) each test prints why and passes without running.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -15,6 +16,12 @@ fn have_pty(test: &str) -> bool {
         .arg("--version")
         .output()
         .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("util-linux"));
+    // where util-linux is the system's, a missing `script` is a broken test machine, not a
+    // reason to pass without testing anything
+    assert!(
+        ok || !cfg!(target_os = "linux"),
+        "{test}: no util-linux `script` to run the game on a pseudo-terminal"
+    );
     if !ok {
         println!("{test}: skipped, no util-linux `script` to run the game on a pseudo-terminal");
     }

@@ -383,16 +383,26 @@ fn board_with_bad_lines_is_an_error_and_keeps_the_position() {
 
 #[test]
 fn board_replaces_the_whole_position() {
-    let mut e = game(15);
-    let _ = e.move_after("TURN 7,7");
-    let m = e.board(&["0,0,2".to_string()]);
-    assert!(on_board(m, 15, 15) && m != (0, 0));
-    // 7,7 is free again
-    if m != (7, 7) {
-        let m2 = e.move_after("TURN 7,7");
-        assert!(![(7, 7), (0, 0), m].contains(&m2));
-    }
-    e.end();
+    let mut e = Local::new();
+    assert_eq!(e.send("START 15"), ["OK"]);
+    e.send("INFO max_node 20000");
+    let first = e.move_after("TURN 7,7");
+    // the new position has none of the old stones: the opponent's four down the left edge
+    // leaves one answer, 0,4, so the engine cannot be the one to fill 7,7 again
+    let board: Vec<String> = [
+        "0,0,2", "0,1,2", "0,2,2", "0,3,2", "10,10,1", "12,12,1", "14,10,1",
+    ]
+    .map(String::from)
+    .to_vec();
+    assert_eq!(e.board(&board), (0, 4));
+    // the engine's first answer and 7,7 are free again: a stone on each is accepted
+    let (x, y) = first;
+    assert_eq!(e.send(&format!("PLAY {x},{y}")), [format!("{x},{y}")]);
+    let m = e.move_after("TURN 7,7");
+    assert!(
+        on_board(m, 15, 15) && ![(7, 7), (0, 4), first].contains(&m),
+        "{m:?}"
+    );
 }
 
 #[test]

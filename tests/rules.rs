@@ -1,4 +1,4 @@
-//! Rule knowledge through the real binary: per `INFO rule` (0 freestyle, 1 standard/exact
+//! Rule knowledge through the protocol session in-process: per `INFO rule` (0 freestyle, 1 standard/exact
 //! five, 4 renju, 8 caro, 9 exact-five caro), positions where the engine must take a win or
 //! must block, with the exact set of acceptable answers; GomocupJudge's four official rule
 //! checks; and legal moves on small, rectangular and large boards.
@@ -450,17 +450,18 @@ fn caro_ignores_a_four_that_can_only_make_a_dead_five() {
 /// order) against the engine on a `w`×`h` board and checks every answer is a free, on-board
 /// square. Stops when someone has five or the board is nearly full.
 fn play_on(w: usize, h: usize, rule: u32, picks: &[(i64, i64)], engine_first: bool) {
-    let mut e = Engine::spawn();
-    if w == h {
-        e.start(w);
+    let mut e = Local::new();
+    let started = if w == h {
+        e.send(&format!("START {w}"))
     } else {
-        e.ok(&format!("RECTSTART {w},{h}"));
-    }
+        e.send(&format!("RECTSTART {w},{h}"))
+    };
+    assert_eq!(started, ["OK"]);
     e.send(&format!("INFO rule {rule}"));
-    e.send("INFO timeout_turn 150");
+    e.send("INFO timeout_turn 2000");
+    e.send("INFO max_node 20000");
     let mut g = Grid::new(w, h);
     let mut colour = 1u8; // black moves first
-    let mut last = None;
     if engine_first {
         let m = e.move_after("BEGIN");
         assert!(g.is_empty(m), "{w}x{h}: BEGIN gave {m:?}");
@@ -472,6 +473,7 @@ fn play_on(w: usize, h: usize, rule: u32, picks: &[(i64, i64)], engine_first: bo
         .copied()
         .chain((0..h as i64).flat_map(|y| (0..w as i64).map(move |x| (x, y))));
     let rounds = (w * h / 2).saturating_sub(3).min(12);
+    let (mut answers, mut ended) = (0, false);
     for _ in 0..rounds {
         let Some(p) = picks.by_ref().find(|&p| on_board(p, w, h) && g.is_empty(p)) else {
             break;
@@ -479,6 +481,7 @@ fn play_on(w: usize, h: usize, rule: u32, picks: &[(i64, i64)], engine_first: bo
         g.set(p, colour);
         colour = 3 - colour;
         if g.longest_run(p) >= 5 || !g_has_empty(&g) {
+            ended = true;
             break;
         }
         let m = e.move_after(&format!("TURN {},{}", p.0, p.1));
@@ -488,13 +491,18 @@ fn play_on(w: usize, h: usize, rule: u32, picks: &[(i64, i64)], engine_first: bo
         );
         g.set(m, colour);
         colour = 3 - colour;
-        last = Some(m);
+        answers += 1;
         if g.longest_run(m) >= 5 || !g_has_empty(&g) {
+            ended = true;
             break;
         }
     }
-    assert!(last.is_some() || engine_first);
-    e.end();
+    // every round got its answer, unless the game ended first
+    assert!(answers > 0, "{w}x{h} rule {rule}: no move answered");
+    assert!(
+        ended || answers == rounds,
+        "{w}x{h} rule {rule}: {answers} of {rounds} rounds answered"
+    );
 }
 
 fn g_has_empty(g: &Grid) -> bool {
@@ -547,15 +555,15 @@ fn wins_in_the_far_corner_of_every_size() {
             white[3] = (x, y - 5);
         }
         lines.extend(white.iter().map(|(a, b)| format!("{a},{b},2")));
-        let mut e = Engine::spawn();
-        if w == h {
-            e.start(w);
+        let mut e = Local::new();
+        let start = if w == h {
+            format!("START {w}")
         } else {
-            e.ok(&format!("RECTSTART {w},{h}"));
-        }
-        e.send("INFO timeout_turn 200");
+            format!("RECTSTART {w},{h}")
+        };
+        assert_eq!(e.send(&start), ["OK"]);
+        e.send("INFO max_node 20000");
         let m = e.board(&lines);
         assert_eq!(m, (x, y), "{w}x{h}: {lines:?}");
-        e.end();
     }
 }

@@ -1,4 +1,4 @@
-//! Renju (rule 4) through the real binary: forbidden points for black (double three, double
+//! Renju (rule 4) through the protocol session in-process: forbidden points for black (double three, double
 //! four, overline) in their hard cases, white's overline, and fouls black must avoid while
 //! winning or blocking. The other rules are in `rules.rs`.
 //!
@@ -44,17 +44,16 @@ fn renju_forced_foul_premise_6_7_is_forbidden_after_5_7() {
     // a check of the test's premise, with the engine's own YXSHOWFORBID
     let mut d = Diagram::parse(RENJU_FORCED_FOUL);
     d.white.push((5, 7));
-    let mut e = Engine::with_game(15, RENJU, TURN);
+    let mut e = local_game(15, RENJU, TURN);
     let mut all = vec!["YXBOARD".to_string()];
     all.extend(d.board_lines());
     all.push("DONE".into());
-    e.send_all(&all);
-    let r = e.cmd("YXSHOWFORBID");
+    assert!(e.send_all(&all).is_empty());
+    let r = e.send("YXSHOWFORBID").join("\n");
     assert!(
         r.starts_with("FORBID ") && r.contains("0607"),
         "6,7 should be forbidden: {r}"
     );
-    e.end();
 }
 
 #[test]
@@ -63,7 +62,7 @@ fn renju_black_never_blocks_on_a_forbidden_point_even_when_lost() {
     let mut d = Diagram::parse(RENJU_FORCED_FOUL);
     d.white.push((5, 7));
     for turn in [0, 100, 300] {
-        let mut e = Engine::with_game(15, RENJU, turn);
+        let mut e = local_game(15, RENJU, turn);
         let m = e.board(&d.board_lines());
         assert_ne!(
             m,
@@ -71,7 +70,6 @@ fn renju_black_never_blocks_on_a_forbidden_point_even_when_lost() {
             "timeout_turn {turn}: black blocked on its forbidden point"
         );
         assert!(on_board(m, 15, 15) && !d.black.contains(&m) && !d.white.contains(&m));
-        e.end();
     }
 }
 
@@ -279,14 +277,12 @@ fn renju_a_five_point_that_is_also_a_double_three_must_be_blocked() {
 }
 
 fn forbid_list(rule: u32, diagram: &str) -> String {
-    let mut e = Engine::with_game(15, rule, TURN);
+    let mut e = local_game(15, rule, TURN);
     let mut all = vec!["YXBOARD".to_string()];
     all.extend(diagram_board(diagram));
     all.push("DONE".into());
-    e.send_all(&all);
-    let r = e.cmd("YXSHOWFORBID");
-    e.end();
-    r
+    assert!(e.send_all(&all).is_empty());
+    e.send("YXSHOWFORBID").join("\n")
 }
 
 #[test]

@@ -317,3 +317,35 @@ fn black_with_only_forbidden_cells_plays_the_foul() {
     assert_eq!(out.last().map(String::as_str), Some("3,0"), "{out:?}");
     assert!(!out.iter().any(|l| l.starts_with("ERROR")), "{out:?}");
 }
+
+/// A SWAP2BOARD step in-process, searched to a fixed depth: the answer line.
+fn swap2_answer(stones: &[(i64, i64)]) -> String {
+    let mut lines = vec![
+        "INFO rule 1",
+        "START 15",
+        "INFO timeout_turn 20000",
+        "INFO max_depth 6",
+    ];
+    let cells: Vec<String> = stones.iter().map(|(x, y)| format!("{x},{y}")).collect();
+    lines.push("SWAP2BOARD");
+    lines.extend(cells.iter().map(String::as_str));
+    lines.push("DONE");
+    let out = run(&lines);
+    assert_eq!(out[0], "OK");
+    out.last().cloned().unwrap_or_default()
+}
+
+#[test]
+fn swap2_takes_black_when_black_is_better_and_stays_white_when_white_is() {
+    // black's three stones scattered to the corners, white's in the centre: white stays
+    let r = swap2_answer(&[(0, 0), (7, 7), (14, 14)]);
+    assert!(r != "SWAP" && r.split(',').count() == 2, "{r:?}");
+    // black's open three in the centre, white's stones in the corners: black is far better
+    assert_eq!(
+        swap2_answer(&[(7, 7), (0, 0), (8, 7), (0, 14), (9, 7)]),
+        "SWAP"
+    );
+    // black's stones in three corners, white's two in the centre: white stays and plays
+    let r = swap2_answer(&[(0, 0), (7, 7), (14, 0), (8, 8), (0, 14)]);
+    assert!(r != "SWAP" && r.split(',').count() == 2, "{r:?}");
+}

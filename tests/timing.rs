@@ -5,6 +5,13 @@
 //! The ceiling for a 100 ms turn is 100 ms plus 150 ms of tolerance for a slow, loaded CI
 //! machine; the median must still be under 100 ms, so a systematic overrun fails even where
 //! single answers are allowed to be late.
+//!
+//! They time the machine, so a plain `cargo test` (tests in parallel on a shared machine)
+//! skips them; `.ci/run` runs them apart, one at a time:
+//!
+//! ```text
+//! cargo test --release --test timing -- --ignored --test-threads=1
+//! ```
 
 mod common;
 
@@ -100,18 +107,21 @@ fn check_100ms(what: &str, times: &[Duration]) {
 }
 
 #[test]
+#[ignore = "timing: run apart, one at a time (.ci/run)"]
 fn self_play_freestyle_15_answers_inside_100ms_turns() {
     let times = self_play(15, 0, 100, 30);
     check_100ms("freestyle 15x15", &times);
 }
 
 #[test]
+#[ignore = "timing: run apart, one at a time (.ci/run)"]
 fn self_play_renju_15_answers_inside_100ms_turns() {
     let times = self_play(15, 4, 100, 20);
     check_100ms("renju 15x15", &times);
 }
 
 #[test]
+#[ignore = "timing: run apart, one at a time (.ci/run)"]
 fn self_play_32x32_answers_inside_100ms_turns() {
     let times = self_play(32, 1, 100, 12);
     check_100ms("standard 32x32", &times);
@@ -137,6 +147,7 @@ const MIDGAME: &str = "
 ";
 
 #[test]
+#[ignore = "timing: run apart, one at a time (.ci/run)"]
 fn timeout_turn_0_answers_within_200ms() {
     let limit = Duration::from_millis(200);
     for rule in [0, 4] {
@@ -154,6 +165,7 @@ fn timeout_turn_0_answers_within_200ms() {
 }
 
 #[test]
+#[ignore = "timing: run apart, one at a time (.ci/run)"]
 fn first_move_with_rule_set_up_is_quick() {
     // START, INFO rule and the first BOARD back to back, as a manager sends them: any
     // per-rule set-up the engine does is charged to this first move
@@ -173,6 +185,7 @@ fn first_move_with_rule_set_up_is_quick() {
 }
 
 #[test]
+#[ignore = "timing: run apart, one at a time (.ci/run)"]
 fn the_first_move_from_start_up_takes_at_most_half_the_turn() {
     // Gomocup's manager starts the engine, writes START and the INFO lines and suspends it
     // until move 1: start-up, the rule's tables and the move all land on that move's clock
@@ -204,6 +217,7 @@ fn the_first_move_from_start_up_takes_at_most_half_the_turn() {
 }
 
 #[test]
+#[ignore = "timing: run apart, one at a time (.ci/run)"]
 fn negative_time_left_with_a_match_limit_answers_quickly() {
     let mut e = Engine::with_game(15, 0, 5000);
     e.send("INFO timeout_match 120000");
@@ -226,6 +240,7 @@ fn negative_time_left_with_a_match_limit_answers_quickly() {
 }
 
 #[test]
+#[ignore = "timing: run apart, one at a time (.ci/run)"]
 fn small_time_left_limits_the_move() {
     // 30 s turns, but only 1 s left for the rest of the game: the move must come well
     // inside that second (the budget spreads it over many moves)
@@ -243,6 +258,7 @@ fn small_time_left_limits_the_move() {
 }
 
 #[test]
+#[ignore = "timing: run apart, one at a time (.ci/run)"]
 fn time_left_without_a_match_limit_is_still_respected() {
     // Some managers send time_left with timeout_match 0; a positive value is still a limit
     let mut e = Engine::with_game(15, 0, 30_000);
@@ -258,6 +274,7 @@ fn time_left_without_a_match_limit_is_still_respected() {
 }
 
 #[test]
+#[ignore = "timing: run apart, one at a time (.ci/run)"]
 fn unlimited_time_left_does_not_shorten_a_turn_limit() {
     // time_left 2147483647 means "no match limit": the turn limit alone governs, so a
     // 300 ms turn is answered within 300 ms + tolerance (and not instantly broken)
@@ -272,6 +289,7 @@ fn unlimited_time_left_does_not_shorten_a_turn_limit() {
 }
 
 #[test]
+#[ignore = "timing: run apart, one at a time (.ci/run)"]
 fn turn_limit_is_kept_at_1_second() {
     let mut e = Engine::with_game(15, 0, 1000);
     let (_, t) = timed_board(&mut e, &diagram_board(MIDGAME));

@@ -132,6 +132,10 @@ pub struct Board<A: Accumulator = Shipped> {
     walls: Vec<Pos>,
 }
 
+/// See [`Board::sampled_check`].
+#[cfg(debug_assertions)]
+const DEBUG_CHECK_EVERY: u32 = 4096;
+
 impl<A: Accumulator> fmt::Debug for Board<A> {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         write!(f, "{}", self.diagram())
@@ -440,6 +444,25 @@ impl<A: Accumulator> Board<A> {
             }
         }
         self.acc.stone_put(p.index(), &self.grid, &self.keys);
+        #[cfg(debug_assertions)]
+        self.sampled_check("put");
+    }
+
+    /// In debug builds, every [`DEBUG_CHECK_EVERY`]th stone put or taken on this thread checks
+    /// the whole board against a fresh recomputation from its stones: every one would make
+    /// the tests' searches crawl, and a drift shows up within a few thousand.
+    #[cfg(debug_assertions)]
+    fn sampled_check(&self, what: &str) {
+        thread_local!(static CHANGES: std::cell::Cell<u32> = const { std::cell::Cell::new(0) });
+        let n = CHANGES.with(|c| {
+            c.set(c.get().wrapping_add(1));
+            c.get()
+        });
+        if n % DEBUG_CHECK_EVERY == 0 {
+            if let Err(why) = self.check_consistency() {
+                panic!("board inconsistent after a {what}: {why}\n{self:?}");
+            }
+        }
     }
 
     /// Cells blocked for both colours, in the order they were blocked.
@@ -532,6 +555,8 @@ impl<A: Accumulator> Board<A> {
             self.hash ^= zobrist().side;
         }
         self.side = c;
+        #[cfg(debug_assertions)]
+        self.sampled_check("undo");
         Some((p, c))
     }
 

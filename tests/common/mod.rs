@@ -678,3 +678,65 @@ pub fn searching_midgame() -> Engine {
     );
     e
 }
+
+/// A protocol session in-process: the same lines and replies as the binary's, without a
+/// process or pipes. Each command is handled to its end (a move's search included) before
+/// the next.
+pub struct Local {
+    session: rensa::protocol::Session<Vec<u8>>,
+    /// Output bytes already handed out.
+    seen: usize,
+}
+
+impl Default for Local {
+    fn default() -> Self {
+        Local::new()
+    }
+}
+
+impl Local {
+    pub fn new() -> Local {
+        Local {
+            session: rensa::protocol::Session::new(rensa::engine::Engine::new(), Vec::new()),
+            seen: 0,
+        }
+    }
+
+    /// Handles `line` and returns the lines it was answered with.
+    pub fn send(&mut self, line: &str) -> Vec<String> {
+        self.session.handle_line(line);
+        let out = &self.session.output()[self.seen..];
+        self.seen += out.len();
+        String::from_utf8_lossy(out)
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// Handles every line; returns all they were answered with.
+    pub fn send_all<S: AsRef<str>>(&mut self, lines: &[S]) -> Vec<String> {
+        lines.iter().flat_map(|l| self.send(l.as_ref())).collect()
+    }
+
+    /// Handles a command that must be answered by a move (MESSAGE lines aside).
+    pub fn move_after(&mut self, line: &str) -> (i64, i64) {
+        let out = self.send(line);
+        Local::the_move(&out)
+    }
+
+    /// Sends `BOARD`, the stone lines and `DONE`; returns the move.
+    pub fn board(&mut self, stones: &[String]) -> (i64, i64) {
+        self.send("BOARD");
+        self.send_all(stones);
+        let out = self.send("DONE");
+        Local::the_move(&out)
+    }
+
+    fn the_move(out: &[String]) -> (i64, i64) {
+        let replies: Vec<&String> = out.iter().filter(|l| !is_log_line(l)).collect();
+        match replies[..] {
+            [r] => parse_move(r).unwrap_or_else(|| panic!("expected a move x,y, got {r:?}")),
+            _ => panic!("expected one move, got {out:?}"),
+        }
+    }
+}

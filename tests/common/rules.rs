@@ -3,10 +3,13 @@
 
 use super::*;
 
-/// Turn time. Every position here is decided within a few plies, but a defence that needs a
-/// short search (an open three) must still be found on a slow, loaded machine, and the engine
-/// may give a forced reply only part of its turn: 200 ms was seen to fail under load.
-pub const TURN: u64 = 500;
+/// Turn time, an upper bound: the searches here are limited by [`NODES`], so that their
+/// answers do not depend on the machine or its load (200 ms turns were seen to fail under
+/// load when time was the limit).
+pub const TURN: u64 = 5000;
+/// Nodes a search here may take: every position is decided within a few plies, and a
+/// defence that needs a short search (an open three) takes a few thousand.
+pub const NODES: u64 = 60_000;
 
 pub const FREESTYLE: u32 = 0;
 pub const STANDARD: u32 = 1;
@@ -23,15 +26,28 @@ pub fn answer(rule: u32, diagram: &str) -> (i64, i64) {
 pub fn answer_with(rule: u32, turn_ms: u64, diagram: &str) -> (i64, i64) {
     let d = Diagram::parse(diagram);
     assert_eq!(d.width, 15, "diagrams here are 15 wide");
-    let mut e = Engine::with_game(15, rule, turn_ms);
+    let mut e = local_game(15, rule, turn_ms);
     let m = e.board(&d.board_lines());
     assert!(on_board(m, 15, 15), "rule {rule}: {m:?} is off the board");
     assert!(
         !d.black.contains(&m) && !d.white.contains(&m),
         "rule {rule}: {m:?} is occupied"
     );
-    e.end();
     m
+}
+
+/// A session in-process with a `size`×`size` game under `rule`: `turn_ms` a move, and at
+/// most [`NODES`] nodes a search where the turn is [`TURN`] (a shorter turn is what a test
+/// is about, and stays the only limit).
+pub fn local_game(size: usize, rule: u32, turn_ms: u64) -> Local {
+    let mut e = Local::new();
+    assert_eq!(e.send(&format!("START {size}")), ["OK"]);
+    e.send(&format!("INFO rule {rule}"));
+    e.send(&format!("INFO timeout_turn {turn_ms}"));
+    if turn_ms == TURN {
+        e.send(&format!("INFO max_node {NODES}"));
+    }
+    e
 }
 
 pub fn expect(rule: u32, diagram: &str, allowed: &[(i64, i64)], why: &str) {
@@ -45,11 +61,10 @@ pub fn expect(rule: u32, diagram: &str, allowed: &[(i64, i64)], why: &str) {
 /// The engine's answer to a game given as GomocupJudge squares (`h8h9…`, black first).
 pub fn judge_answer(rule: u32, size: usize, turn_ms: u64, moves: &str) -> (i64, i64) {
     let ms = squares(moves);
-    let mut e = Engine::with_game(size, rule, turn_ms);
+    let mut e = local_game(size, rule, turn_ms);
     let m = e.board(&game_board(&ms));
     assert!(on_board(m, size, size), "rule {rule}: {m:?} off the board");
     assert!(!ms.contains(&m), "rule {rule}: {m:?} is occupied");
-    e.end();
     m
 }
 
