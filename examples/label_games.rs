@@ -114,7 +114,8 @@ fn label(engine: &mut Engine, game: &Game, nodes: u64, max_stones: usize) -> Res
             }
         }
         engine
-            .play(x as i64, y as i64)
+            .cell(x as i64, y as i64)
+            .and_then(|p| engine.play(p))
             .map_err(|e| anyhow::anyhow!("move {} ({x},{y}): {e:?}", ply + 1))?;
     }
     Ok(out)
@@ -135,11 +136,7 @@ fn relabel(engine: &mut Engine, block: &[Record], nodes: u64) -> Result<Vec<Reco
         if let Some(i) = (0..r.stones.len()).find(|&i| r.stones[i].1.index() != i % 2) {
             bail!("stone {} of a record is not the side to move's", i + 1);
         }
-        let stones: Vec<(i64, i64)> = r
-            .stones
-            .iter()
-            .map(|(p, _)| (p.x() as i64, p.y() as i64))
-            .collect();
+        let stones: Vec<Pos> = r.stones.iter().map(|&(p, _)| p).collect();
         engine.new_game(r.width, r.height, r.rule);
         engine
             .set_alternating(&stones)

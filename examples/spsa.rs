@@ -168,7 +168,7 @@ fn play_game(
         e.clear_hash();
         e.set_search_params(Some(p));
         for &(x, y) in opening {
-            if e.play(c + x, c + y).is_err() {
+            if e.cell(c + x, c + y).and_then(|q| e.play(q)).is_err() {
                 return None;
             }
         }
@@ -187,7 +187,7 @@ fn play_game(
         let r = engines[mover].think_unlimited(&limits, &mut |_| {});
         let p = r.best?;
         engines[mover].commit(p);
-        if engines[1 - mover].play(p.x() as i64, p.y() as i64).is_err() {
+        if engines[1 - mover].play(p).is_err() {
             return None;
         }
         if engines[mover].board().is_five_at(p) {

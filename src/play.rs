@@ -7,6 +7,7 @@ use crate::board::{Color, Pos};
 use crate::engine::{Clock, SearchResult};
 use crate::engine::{Engine, MoveError, ThinkLimits};
 use crate::eval::{is_mate_score, score_text, Score};
+use crate::geometry::parse_coords;
 use crate::rules::Rule;
 use std::io::{BufRead, Write};
 
@@ -87,30 +88,6 @@ pub enum Outcome {
     /// Black played a forbidden point under renju (only in a loaded game): white wins.
     Foul,
     Draw,
-}
-
-/// Parses a move as `x,y` (0-based) or `h8`; `None` when it is neither. Letters are case
-/// blind on boards up to 26 columns; wider boards use `A`.. for columns 26 and up, as the
-/// PV does. The result may be off the board: the engine says so.
-pub fn parse_move(text: &str, width: usize) -> Option<(i64, i64)> {
-    let t = text.trim();
-    if let Some((a, b)) = t.split_once(',') {
-        return Some((a.trim().parse().ok()?, b.trim().parse().ok()?));
-    }
-    let mut chars = t.chars();
-    let c = chars.next()?;
-    let x = match c {
-        'a'..='z' => c as i64 - 'a' as i64,
-        'A'..='Z' if width <= 26 => c as i64 - 'A' as i64,
-        'A'..='Z' => c as i64 - 'A' as i64 + 26,
-        _ => return None,
-    };
-    let rest = chars.as_str();
-    if rest.is_empty() || !rest.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let y: i64 = rest.parse().ok()?;
-    Some((x, y - 1))
 }
 
 /// A game in progress.
@@ -235,7 +212,7 @@ impl<'a> Game<'a> {
     }
 
     fn person_move(&mut self, text: &str) -> std::io::Result<()> {
-        let Some((x, y)) = parse_move(text, self.opts.width) else {
+        let Some((x, y)) = parse_coords(text, self.opts.width) else {
             return writeln!(
                 self.out,
                 "'{text}' is not a move or a command: type a move as 7,7 or h8, or help"
@@ -244,7 +221,11 @@ impl<'a> Game<'a> {
         if self.outcome.is_some() {
             return writeln!(self.out, "the game is over: undo, new or quit");
         }
-        let p = match self.engine.check_move(x, y) {
+        let p = match self
+            .engine
+            .cell(x, y)
+            .and_then(|p| self.engine.check_move(p).map(|_| p))
+        {
             Ok(p) => p,
             Err(MoveError::Occupied(p)) => {
                 return writeln!(self.out, "{p} ({p:?}) is taken; try another move")
@@ -260,16 +241,15 @@ impl<'a> Game<'a> {
                 );
             }
         }
-        self.apply(x, y)
+        self.apply(p)
     }
 
     /// Plays a checked move, draws the board and announces a result.
-    fn apply(&mut self, x: i64, y: i64) -> std::io::Result<()> {
-        let black_foul = self.black_foul(x, y);
-        let p = match self.engine.play(x, y) {
-            Ok(p) => p,
-            Err(e) => return writeln!(self.out, "{e}"),
-        };
+    fn apply(&mut self, p: Pos) -> std::io::Result<()> {
+        let black_foul = self.black_foul(p);
+        if let Err(e) = self.engine.play(p) {
+            return writeln!(self.out, "{e}");
+        }
         self.draw()?;
         self.outcome = if black_foul {
             Some(Outcome::Foul)
@@ -355,7 +335,7 @@ impl<'a> Game<'a> {
             best.y(),
             score_text(score)
         )?;
-        self.apply(best.x() as i64, best.y() as i64)
+        self.apply(best)
     }
 
     /// With variety on and no forced result, the best move found with `best` excluded, when
@@ -365,8 +345,7 @@ impl<'a> Game<'a> {
         if is_mate_score(score) || rng.next_u64() & 1 == 0 {
             return None;
         }
-        let cell = (best.x() as i64, best.y() as i64);
-        self.engine.block(&[cell]).ok()?;
+        self.engine.block(&[best]).ok()?;
         let r = self.think();
         self.engine.clear_blocked();
         let p = r.best.filter(|&p| p != best)?;
@@ -401,7 +380,7 @@ impl<'a> Game<'a> {
         for _ in 0..n {
             let h = self.engine.board().history();
             let (p, _) = h[h.len() - 1];
-            if let Err(e) = self.engine.takeback(p.x() as i64, p.y() as i64) {
+            if let Err(e) = self.engine.takeback(p) {
                 return writeln!(self.out, "cannot undo: {e}");
             }
         }
@@ -452,7 +431,7 @@ impl<'a> Game<'a> {
         for (n, l) in text.lines().enumerate() {
             let l = l.split('#').next().unwrap_or("").trim();
             for m in l.split_whitespace().filter(|m| !m.is_empty()) {
-                match parse_move(m, self.opts.width) {
+                match parse_coords(m, self.opts.width) {
                     Some(xy) => moves.push(xy),
                     None => return writeln!(self.out, "{path}:{}: '{m}' is not a move", n + 1),
                 }
@@ -460,19 +439,23 @@ impl<'a> Game<'a> {
         }
         let mut trial = Engine::new();
         trial.new_game(self.opts.width, self.opts.height, self.opts.rule);
-        if let Some(e) = moves.iter().find_map(|&(x, y)| trial.play(x, y).err()) {
-            return writeln!(self.out, "{path} is not a game on this board: {e}");
+        let mut cells = Vec::with_capacity(moves.len());
+        for &(x, y) in &moves {
+            match trial.cell(x, y).and_then(|p| trial.play(p).map(|_| p)) {
+                Ok(p) => cells.push(p),
+                Err(e) => return writeln!(self.out, "{path} is not a game on this board: {e}"),
+            }
         }
         self.engine
             .new_game(self.opts.width, self.opts.height, self.opts.rule);
         self.outcome = None;
-        for &(x, y) in &moves {
+        for &p in &cells {
             if self.outcome.is_some() {
                 writeln!(self.out, "moves after the end of the game are ignored")?;
                 break;
             }
-            let foul = self.black_foul(x, y);
-            let p = self.engine.play(x, y).expect("checked above");
+            let foul = self.black_foul(p);
+            self.engine.play(p).expect("checked above");
             self.outcome = if foul {
                 Some(Outcome::Foul)
             } else {
@@ -491,13 +474,11 @@ impl<'a> Game<'a> {
         }
     }
 
-    /// Whether black, to move, would play a renju foul on (x, y).
-    fn black_foul(&self, x: i64, y: i64) -> bool {
+    /// Whether black, to move, would play a renju foul on `p`.
+    fn black_foul(&self, p: Pos) -> bool {
         self.engine.board().side() == Color::Black
-            && self
-                .engine
-                .check_move(x, y)
-                .is_ok_and(|p| self.engine.foul(p).is_some())
+            && self.engine.check_move(p).is_ok()
+            && self.engine.foul(p).is_some()
     }
 
     /// The result once `p` was played (a foul is judged before the move, by `black_foul`).

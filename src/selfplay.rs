@@ -405,11 +405,8 @@ fn balanced_opening(
         while placed < n {
             let x = c - 3 + (rng.next_u64() % 7) as i64;
             let y = c - 3 + (rng.next_u64() % 7) as i64;
-            let ok = engine
-                .check_move(x, y)
-                .is_ok_and(|p| engine.board().side() == Color::White || engine.foul(p).is_none());
-            if ok {
-                let _ = engine.play(x, y);
+            // off the board, taken or a black foul: draw again
+            if engine.cell(x, y).and_then(|p| engine.play_own(p)).is_ok() {
                 placed += 1;
             }
         }

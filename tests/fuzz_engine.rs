@@ -80,6 +80,11 @@ fn call() -> impl Strategy<Value = Call> {
     ]
 }
 
+/// The cells of a list, `None` when one is off the largest board.
+fn cells_of(list: &[(i64, i64)]) -> Option<Vec<Pos>> {
+    list.iter().map(|&(x, y)| Pos::at(x, y)).collect()
+}
+
 /// Applies one call and checks its result against the board before and after.
 fn apply(e: &mut Engine, c: &Call) -> Result<(), String> {
     let before = e.board().clone();
@@ -98,7 +103,7 @@ fn apply(e: &mut Engine, c: &Call) -> Result<(), String> {
         &Call::SetRule(r) => e.set_rule(Rule::ALL[r]),
         &Call::Play(x, y) => {
             let legal = before.on_board(x, y) && before.is_empty(Pos::new(x as usize, y as usize));
-            match e.play(x, y) {
+            match e.cell(x, y).and_then(|p| e.play(p)) {
                 Ok(_) if !legal => return Err(format!("play({x}, {y}) accepted")),
                 Err(_) if legal => return Err(format!("play({x}, {y}) refused")),
                 Ok(_) if e.board().stone_count() != before.stone_count() + 1 => {
@@ -109,14 +114,13 @@ fn apply(e: &mut Engine, c: &Call) -> Result<(), String> {
             }
         }
         &Call::Takeback(x, y) => {
-            if e.takeback(x, y).is_err() && !unchanged(e) {
+            if e.cell(x, y).and_then(|p| e.takeback(p)).is_err() && !unchanged(e) {
                 return Err("a refused takeback changed the board".into());
             }
         }
         Call::TakebackLast => {
             if let Some((p, _)) = before.history().iter().rev().find(|(p, _)| !p.is_none()) {
-                e.takeback(p.x() as i64, p.y() as i64)
-                    .map_err(|m| format!("takeback: {m}"))?;
+                e.takeback(*p).map_err(|m| format!("takeback: {m}"))?;
                 if e.board().stone_count() + 1 != before.stone_count() {
                     return Err("takeback removed no stone".into());
                 }
@@ -124,24 +128,29 @@ fn apply(e: &mut Engine, c: &Call) -> Result<(), String> {
         }
         Call::SetPosition(stones) => {
             let owners = [Owner::Own, Owner::Opponent, Owner::Blocked];
-            let s: Vec<_> = stones
+            // cells off the largest board never reach the engine (the protocol refuses them)
+            let s: Option<Vec<_>> = stones
                 .iter()
-                .map(|&(x, y, o)| (x, y, owners[o as usize]))
+                .map(|&(x, y, o)| Some((Pos::at(x, y)?, owners[o as usize])))
                 .collect();
-            if e.set_position(&s).is_err() && !unchanged(e) {
+            if s.is_none_or(|s| e.set_position(&s).is_err()) && !unchanged(e) {
                 return Err("a refused set_position changed the board".into());
             }
         }
         Call::SetAlternating(s) => {
-            if e.set_alternating(s).is_err() && !unchanged(e) {
+            if cells_of(s).is_none_or(|s| e.set_alternating(&s).is_err()) && !unchanged(e) {
                 return Err("a refused set_alternating changed the board".into());
             }
         }
         Call::Block(cells) => {
-            let _ = e.block(cells);
+            if let Some(c) = cells_of(cells) {
+                let _ = e.block(&c);
+            }
         }
         Call::Unblock(cells) => {
-            let _ = e.unblock(cells);
+            if let Some(c) = cells_of(cells) {
+                let _ = e.unblock(&c);
+            }
         }
         Call::ClearBlocked => e.clear_blocked(),
         &Call::Memory(m) => {
@@ -189,7 +198,9 @@ fn apply(e: &mut Engine, c: &Call) -> Result<(), String> {
                 max_depth: None,
                 max_nodes: Some(2000),
             };
-            let _ = e.swap2(stones, &t, true);
+            if let Some(stones) = cells_of(stones) {
+                let _ = e.swap2(&stones, &t, true);
+            }
         }
         Call::Forbidden => {
             for p in e.forbidden_points() {

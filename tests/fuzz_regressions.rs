@@ -1,6 +1,7 @@
 //! Regression tests for what the fuzzer (`tests/fuzz.rs`) and the soak (`scripts/soak.py`)
 //! found, one test per bug.
 
+use rensa::board::Pos;
 use rensa::search::time::{budget, Clock};
 
 /// The engine API takes any `u64` turn time: the soft limit (85 % of the hard one) overflowed
@@ -164,9 +165,9 @@ fn takeback_after_a_set_up_position_keeps_the_hash_right() {
     let mut e = Engine::new();
     e.new_game(15, 15, Rule::Freestyle);
     // the fuzzer's case: two own stones, a puzzle no game reaches
-    e.set_position(&[(0, 0, Owner::Own), (0, 1, Owner::Own)])
+    e.set_position(&[(Pos::new(0, 0), Owner::Own), (Pos::new(0, 1), Owner::Own)])
         .unwrap();
-    e.takeback(0, 1).unwrap();
+    e.takeback(Pos::new(0, 1)).unwrap();
     e.board().check_consistency().unwrap();
     // a game position listed own stones first
     let mut s = session_after(&[
@@ -179,7 +180,7 @@ fn takeback_after_a_set_up_position_keeps_the_hash_right() {
     let mut e = Engine::new();
     e.new_game(15, 15, Rule::Freestyle);
     for (x, y) in [(7, 8), (7, 7), (8, 7), (8, 8)] {
-        e.play(x, y).unwrap();
+        e.play(Pos::new(x, y)).unwrap();
     }
     assert_eq!(e.board().hash(), s.engine().board().hash());
     assert_eq!(e.board().side(), s.engine().board().side());
@@ -194,9 +195,12 @@ fn takeback_of_a_stone_listed_before_a_wall_keeps_the_wall() {
     use rensa::rules::Rule;
     let mut e = Engine::new();
     e.new_game(21, 19, Rule::Freestyle);
-    e.set_position(&[(0, 0, Owner::Own), (0, 1, Owner::Blocked)])
-        .unwrap();
-    e.takeback(0, 0).unwrap();
+    e.set_position(&[
+        (Pos::new(0, 0), Owner::Own),
+        (Pos::new(0, 1), Owner::Blocked),
+    ])
+    .unwrap();
+    e.takeback(Pos::new(0, 0)).unwrap();
     e.board().check_consistency().unwrap();
     // through the protocol: the stone listed first, then the wall; Rensa moves, and both
     // stones are taken back

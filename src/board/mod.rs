@@ -245,6 +245,11 @@ impl<A: Accumulator> Board<A> {
         self.moves.len()
     }
 
+    /// Whether `p` is a cell of this board (empty, a stone or a wall).
+    pub fn contains(&self, p: Pos) -> bool {
+        p.coords()
+            .is_some_and(|(x, y)| x < self.width() && y < self.height())
+    }
     pub fn on_board(&self, x: i64, y: i64) -> bool {
         x >= 0 && y >= 0 && (x as usize) < self.width() && (y as usize) < self.height()
     }

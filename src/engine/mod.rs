@@ -7,18 +7,22 @@
 mod job;
 pub mod memory;
 mod soosorv;
+mod swap2;
+mod task;
+mod work;
 
 use crate::board::{Board, Color, Pos, MAX_SIZE, MIN_SIZE};
 use crate::rules::{Foul, Rule};
 use crate::search::{Params, SearchControl, Searcher, MAX_THREADS};
-use job::Work;
-pub use job::{Answer, Report, Task};
 use memory::{Plan, DEFAULT_TT_BYTES};
 pub use soosorv::{SoosorvAnswer, SoosorvStep, MAX_FIFTHS};
 use std::fmt;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Instant;
+pub use swap2::Swap2Answer;
+pub use task::{Answer, Report, Task, ThinkLimits};
+use work::Work;
 
 // What front-ends need from the layers below, so they speak to the engine only.
 pub use crate::eval::{score_text, Score, WIN_MIN};
@@ -75,57 +79,6 @@ pub enum Owner {
     Opponent,
     /// Neither: a blocked cell (field 3, continuous games).
     Blocked,
-}
-
-/// The answer to a SWAP2BOARD step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Swap2Answer {
-    /// Three stones: black, white, black.
-    Opening([Pos; 3]),
-    /// We take black.
-    Swap,
-    /// We stay white and play this move.
-    Move(Pos),
-    /// After three stones: a white and a black stone, and the opponent chooses its colour.
-    Two(Pos, Pos),
-}
-
-/// White swaps to black when its searched value is below minus this.
-const SWAP_MARGIN: Score = 60;
-
-/// Candidate swap2 openings as (dx, dy) from the centre: black, white, black. All fit a 5x5
-/// board.
-const SWAP2_OPENINGS: [[(i64, i64); 3]; 6] = [
-    [(0, 0), (1, 1), (2, 0)],
-    [(0, 0), (0, 1), (2, 2)],
-    [(0, 0), (2, 1), (1, -2)],
-    [(0, 0), (-1, 2), (2, 1)],
-    [(0, 0), (2, 0), (1, 2)],
-    [(0, 0), (1, -1), (-2, 2)],
-];
-
-/// How a search should be limited.
-#[derive(Clone, Copy, Debug)]
-pub struct ThinkLimits {
-    pub clock: Clock,
-    pub max_depth: Option<i32>,
-    pub max_nodes: Option<u64>,
-}
-
-impl ThinkLimits {
-    /// A search of `nodes` nodes (at least one), whatever the clock: for data generation.
-    pub fn by_nodes(nodes: u64) -> ThinkLimits {
-        ThinkLimits {
-            clock: Clock {
-                turn_ms: 0,
-                match_ms: 0,
-                left_ms: None,
-                increment_ms: 0,
-            },
-            max_depth: None,
-            max_nodes: Some(nodes.max(1)),
-        }
-    }
 }
 
 /// A search running on the engine's thread.
@@ -305,7 +258,7 @@ impl Engine {
     /// `t`, counting the time it has pondered; when that is already more than the move
     /// would get, it answers at once.
     pub fn ponder_hit(&mut self, t: &ThinkLimits) {
-        let limits = job::limits_for(&self.board, t);
+        let limits = task::limits_for(&self.board, t);
         let Some(job) = self.job.as_mut().filter(|j| j.pondering) else {
             return;
         };
@@ -440,24 +393,42 @@ impl Engine {
         }
     }
 
-    /// Whether the side to move may play (x, y), and why not.
-    pub fn check_move(&self, x: i64, y: i64) -> Result<Pos, MoveError> {
-        if !self.board.on_board(x, y) {
-            return Err(MoveError::OffBoard(x, y));
+    /// The cell (x, y) of the current board: protocol and command-line numbers become
+    /// cells here, and only here.
+    pub fn cell(&self, x: i64, y: i64) -> Result<Pos, MoveError> {
+        match Pos::at(x, y) {
+            Some(p) if self.board.on_board(x, y) => Ok(p),
+            _ => Err(MoveError::OffBoard(x, y)),
         }
-        let p = Pos::new(x as usize, y as usize);
-        if !self.board.is_empty(p) {
-            return Err(MoveError::Occupied(p));
-        }
-        Ok(p)
     }
 
-    /// Plays the side to move on (x, y). Renju fouls are allowed here: the opponent may
-    /// play one and the referee decides; use [`Engine::foul`] to check our own.
-    pub fn play(&mut self, x: i64, y: i64) -> Result<Pos, MoveError> {
-        let p = self.check_move(x, y)?;
+    /// Whether the side to move may play `p` (a renju foul aside: see [`Engine::play_own`]).
+    pub fn check_move(&self, p: Pos) -> Result<(), MoveError> {
+        free_cell(&self.board, p).map_err(|e| match e {
+            MoveError::Duplicate(p) => MoveError::Occupied(p),
+            e => e,
+        })
+    }
+
+    /// Plays the side to move on `p`. Renju fouls are allowed here: the opponent may play
+    /// one and the referee decides; [`Engine::play_own`] refuses them.
+    pub fn play(&mut self, p: Pos) -> Result<(), MoveError> {
+        self.check_move(p)?;
         self.board.make(p);
-        Ok(p)
+        Ok(())
+    }
+
+    /// Plays the side to move on `p` as our own move (the protocol's PLAY): black's renju
+    /// fouls are refused.
+    pub fn play_own(&mut self, p: Pos) -> Result<(), MoveError> {
+        self.check_move(p)?;
+        if self.board.side() == Color::Black {
+            if let Some(foul) = self.foul(p) {
+                return Err(MoveError::Forbidden(p, foul));
+            }
+        }
+        self.board.make(p);
+        Ok(())
     }
 
     /// The renju foul of black on `p`, if any.
@@ -465,8 +436,8 @@ impl Engine {
         self.board.foul(p)
     }
 
-    /// Takes back the last stone, which must stand on (x, y).
-    pub fn takeback(&mut self, x: i64, y: i64) -> Result<(), MoveError> {
+    /// Takes back the last stone, which must stand on `p`.
+    pub fn takeback(&mut self, p: Pos) -> Result<(), MoveError> {
         let last = self
             .board
             .history()
@@ -475,10 +446,6 @@ impl Engine {
             .find(|(p, _)| !p.is_none())
             .map(|&(p, _)| p)
             .ok_or(MoveError::NothingToUndo)?;
-        if !self.board.on_board(x, y) {
-            return Err(MoveError::OffBoard(x, y));
-        }
-        let p = Pos::new(x as usize, y as usize);
         if p != last {
             return Err(MoveError::NotLastMove(p));
         }
@@ -492,9 +459,9 @@ impl Engine {
     /// equal counts make us black, one more opponent stone makes us white. Counts no game
     /// could reach (a puzzle set up by hand) are still played, with a warning: we are black
     /// when we have at least as many stones, else white. On error the old position stays.
-    pub fn set_position(&mut self, stones: &[(i64, i64, Owner)]) -> Result<Color, MoveError> {
-        let own = stones.iter().filter(|s| s.2 == Owner::Own).count();
-        let opponent = stones.iter().filter(|s| s.2 == Owner::Opponent).count();
+    pub fn set_position(&mut self, stones: &[(Pos, Owner)]) -> Result<Color, MoveError> {
+        let own = stones.iter().filter(|s| s.1 == Owner::Own).count();
+        let opponent = stones.iter().filter(|s| s.1 == Owner::Opponent).count();
         let me = if own >= opponent {
             Color::Black
         } else {
@@ -509,9 +476,9 @@ impl Engine {
         let mut b = Board::new(self.board.width(), self.board.height(), self.board.rule());
         // walls first: undoing a stone (TAKEBACK) restores the cell data saved before it,
         // which must already include every wall
-        let (walls, placed): (Vec<_>, Vec<_>) = stones.iter().partition(|s| s.2 == Owner::Blocked);
-        for &(x, y, owner) in walls.into_iter().chain(placed) {
-            let p = free_cell(&b, x, y)?;
+        let (walls, placed): (Vec<_>, Vec<_>) = stones.iter().partition(|s| s.1 == Owner::Blocked);
+        for &(p, owner) in walls.into_iter().chain(placed) {
+            free_cell(&b, p)?;
             match owner {
                 Owner::Own => b.put(p, me),
                 Owner::Opponent => b.put(p, me.opponent()),
@@ -524,7 +491,7 @@ impl Engine {
     }
 
     /// Sets up a position from stones that alternate black, white, black… (SWAP2BOARD).
-    pub fn set_alternating(&mut self, stones: &[(i64, i64)]) -> Result<(), MoveError> {
+    pub fn set_alternating(&mut self, stones: &[Pos]) -> Result<(), MoveError> {
         let empty = Board::new(self.board.width(), self.board.height(), self.board.rule());
         self.board = alternating(&empty, stones)?;
         Ok(())
@@ -532,9 +499,9 @@ impl Engine {
 
     /// Adds cells the search must not play, on this and later positions, until
     /// [`Engine::unblock`] or [`Engine::clear_blocked`]. Nothing changes on error.
-    pub fn block(&mut self, cells: &[(i64, i64)]) -> Result<(), MoveError> {
-        let ps = self.cells(cells)?;
-        for p in ps {
+    pub fn block(&mut self, cells: &[Pos]) -> Result<(), MoveError> {
+        self.on_board(cells)?;
+        for &p in cells {
             if !self.blocked.contains(&p) {
                 self.blocked.push(p);
             }
@@ -543,9 +510,9 @@ impl Engine {
     }
 
     /// Lets the search play these cells again.
-    pub fn unblock(&mut self, cells: &[(i64, i64)]) -> Result<(), MoveError> {
-        let ps = self.cells(cells)?;
-        self.blocked.retain(|p| !ps.contains(p));
+    pub fn unblock(&mut self, cells: &[Pos]) -> Result<(), MoveError> {
+        self.on_board(cells)?;
+        self.blocked.retain(|p| !cells.contains(p));
         Ok(())
     }
 
@@ -558,17 +525,12 @@ impl Engine {
         &self.blocked
     }
 
-    fn cells(&self, cells: &[(i64, i64)]) -> Result<Vec<Pos>, MoveError> {
-        cells
-            .iter()
-            .map(|&(x, y)| {
-                if self.board.on_board(x, y) {
-                    Ok(Pos::new(x as usize, y as usize))
-                } else {
-                    Err(MoveError::OffBoard(x, y))
-                }
-            })
-            .collect()
+    /// Whether every cell lies on the board.
+    fn on_board(&self, cells: &[Pos]) -> Result<(), MoveError> {
+        match cells.iter().find(|&&p| !self.board.contains(p)) {
+            Some(p) => Err(MoveError::OffBoard(p.x() as i64, p.y() as i64)),
+            None => Ok(()),
+        }
     }
 
     /// Searches the current position for the side to move with the limits of `t`, on this
@@ -578,7 +540,7 @@ impl Engine {
         t: &ThinkLimits,
         on_iteration: &mut dyn FnMut(&Iteration),
     ) -> SearchResult {
-        let limits = job::limits_for(&self.board, t);
+        let limits = task::limits_for(&self.board, t);
         self.think_here(&limits, on_iteration)
     }
 
@@ -638,42 +600,6 @@ impl Engine {
         self.board.make(p);
     }
 
-    /// Answers a SWAP2BOARD step on this thread (see [`Task::Swap2`]); the position is left
-    /// as the answer makes it.
-    pub fn swap2(
-        &mut self,
-        stones: &[(i64, i64)],
-        t: &ThinkLimits,
-        allow_two: bool,
-    ) -> Result<Swap2Answer, MoveError> {
-        self.check_swap2(stones)?;
-        let (tx, rx) = std::sync::mpsc::channel();
-        let task = Task::Swap2 {
-            stones: stones.to_vec(),
-            limits: *t,
-            allow_two,
-        };
-        self.start(task, move |r| {
-            let _ = tx.send(r);
-        });
-        self.wait();
-        match rx.try_iter().last() {
-            Some(Report::Done(Answer::Swap2(a))) => Ok(a),
-            _ => Ok(Swap2Answer::Swap),
-        }
-    }
-
-    /// Sets up the stones of a Swap2 step (0, 3 or 5 distinct cells, black first).
-    pub fn check_swap2(&mut self, stones: &[(i64, i64)]) -> Result<(), MoveError> {
-        if ![0, 3, 5].contains(&stones.len()) {
-            return Err(MoveError::Unbalanced {
-                own: stones.len(),
-                opponent: 0,
-            });
-        }
-        self.set_alternating(stones)
-    }
-
     /// Sets up the stones of Soosorv step `step` (1 to 6), alternating from black (for step
     /// 6 the four opening stones; the rest are black's offered fifth moves), and says what
     /// the step asks for. `n` is the number of fifth moves of steps 4 and 5.
@@ -681,7 +607,7 @@ impl Engine {
         &mut self,
         step: u8,
         n: usize,
-        stones: &[(i64, i64)],
+        stones: &[Pos],
     ) -> Result<SoosorvStep, String> {
         let want = match step {
             1 => 0,
@@ -711,8 +637,8 @@ impl Engine {
             5 => SoosorvStep::Offer(n),
             _ => {
                 let mut options = Vec::new();
-                for &(x, y) in &stones[want..] {
-                    let p = free_cell(&self.board, x, y).map_err(|e| e.to_string())?;
+                for &p in &stones[want..] {
+                    free_cell(&self.board, p).map_err(|e| e.to_string())?;
                     if let Some(foul) = self.board.foul(p) {
                         return Err(MoveError::Forbidden(p, foul).to_string());
                     }
@@ -742,25 +668,25 @@ impl Engine {
 }
 
 /// `empty` with `stones` played on it alternately, black first.
-fn alternating(empty: &Board, stones: &[(i64, i64)]) -> Result<Board, MoveError> {
+pub(super) fn alternating(empty: &Board, stones: &[Pos]) -> Result<Board, MoveError> {
     let mut b = empty.clone();
-    for &(x, y) in stones {
-        let p = free_cell(&b, x, y)?;
+    for &p in stones {
+        free_cell(&b, p)?;
         b.make(p);
     }
     Ok(b)
 }
 
-/// The empty cell (x, y) of a position being set up.
-fn free_cell(b: &Board, x: i64, y: i64) -> Result<Pos, MoveError> {
-    if !b.on_board(x, y) {
-        return Err(MoveError::OffBoard(x, y));
+/// Whether `p` is an empty cell of `b` (a position being set up: a stone there already is
+/// listed twice).
+fn free_cell(b: &Board, p: Pos) -> Result<(), MoveError> {
+    if !b.contains(p) {
+        return Err(MoveError::OffBoard(p.x() as i64, p.y() as i64));
     }
-    let p = Pos::new(x as usize, y as usize);
     if !b.is_empty(p) {
         return Err(MoveError::Duplicate(p));
     }
-    Ok(p)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -6,8 +6,8 @@
 //! Every decision is a search: the side that proposes aims for an even position (the
 //! other side may swap), the side that chooses takes what its search likes best.
 
-use super::job::{limits_for, share_of, Work};
-use super::ThinkLimits;
+use super::task::{limits_for, share_of, ThinkLimits};
+use super::work::Work;
 use crate::board::{Board, Pos};
 use crate::eval::Score;
 use crate::search::Limits;
@@ -210,7 +210,7 @@ impl Work {
     /// even (black may swap): after each candidate, black's best lines are searched, and
     /// with `n` offered black is worth its `n`-th best.
     fn soosorv_fourth(&mut self, t: &ThinkLimits) -> SoosorvAnswer {
-        let candidates = crate::search::ranked_moves(&self.board, super::job::BALANCE_CANDIDATES);
+        let candidates = crate::search::ranked_moves(&self.board, super::swap2::BALANCE_CANDIDATES);
         let share = share_of(t, candidates.len() as u64 + 1);
         let mut best: Option<(Pos, usize, Score)> = None;
         for &p in &candidates {

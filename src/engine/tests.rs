@@ -1,5 +1,10 @@
 use super::memory::RESERVED_BYTES;
 use super::*;
+
+/// The cell x,y.
+fn c(x: i64, y: i64) -> Pos {
+    Pos::at(x, y).expect("a cell")
+}
 use std::time::Instant;
 
 #[test]
@@ -8,9 +13,9 @@ fn set_position_infers_colours() {
     e.new_game(15, 15, Rule::Freestyle);
     let me = e
         .set_position(&[
-            (7, 7, Owner::Opponent),
-            (8, 8, Owner::Own),
-            (6, 6, Owner::Opponent),
+            (c(7, 7), Owner::Opponent),
+            (c(8, 8), Owner::Own),
+            (c(6, 6), Owner::Opponent),
         ])
         .unwrap();
     assert_eq!(me, Color::White);
@@ -18,18 +23,18 @@ fn set_position_infers_colours() {
     assert_eq!(e.board().stone(Pos::new(7, 7)), Some(Color::Black));
     // a set-up puzzle: more stones of ours than any game gives; we still move
     let me = e
-        .set_position(&[(1, 1, Owner::Own), (2, 2, Owner::Own)])
+        .set_position(&[(c(1, 1), Owner::Own), (c(2, 2), Owner::Own)])
         .unwrap();
     assert_eq!(me, Color::Black);
     assert_eq!(e.board().side(), Color::Black);
     let me = e
-        .set_position(&[(1, 1, Owner::Opponent), (2, 2, Owner::Opponent)])
+        .set_position(&[(c(1, 1), Owner::Opponent), (c(2, 2), Owner::Opponent)])
         .unwrap();
     assert_eq!(me, Color::White);
     assert_eq!(e.board().stone(Pos::new(2, 2)), Some(Color::Black));
     // a duplicate is an error, and the old position stays
     assert_eq!(
-        e.set_position(&[(1, 1, Owner::Own), (1, 1, Owner::Opponent)]),
+        e.set_position(&[(c(1, 1), Owner::Own), (c(1, 1), Owner::Opponent)]),
         Err(MoveError::Duplicate(Pos::new(1, 1)))
     );
 }
@@ -38,13 +43,13 @@ fn set_position_infers_colours() {
 fn takeback_only_the_last_stone() {
     let mut e = Engine::new();
     e.new_game(15, 15, Rule::Freestyle);
-    e.play(7, 7).unwrap();
-    e.play(8, 8).unwrap();
+    e.play(c(7, 7)).unwrap();
+    e.play(c(8, 8)).unwrap();
     assert_eq!(
-        e.takeback(7, 7),
+        e.takeback(c(7, 7)),
         Err(MoveError::NotLastMove(Pos::new(7, 7)))
     );
-    e.takeback(8, 8).unwrap();
+    e.takeback(c(8, 8)).unwrap();
     assert_eq!(e.board().stone_count(), 1);
     assert_eq!(e.board().side(), Color::White);
 }
@@ -92,7 +97,7 @@ fn run_job(e: &mut Engine, task: Task, stop_at_once: bool) -> Vec<Report> {
 fn a_job_runs_on_the_engine_thread_and_stops_on_request() {
     let mut e = Engine::new();
     e.new_game(15, 15, Rule::Freestyle);
-    e.play(7, 7).unwrap();
+    e.play(c(7, 7)).unwrap();
     let long = ThinkLimits {
         clock: turn(60_000),
         max_depth: None,
@@ -142,8 +147,8 @@ fn a_job_runs_on_the_engine_thread_and_stops_on_request() {
 fn nbest_reports_distinct_moves_best_first() {
     let mut e = Engine::new();
     e.new_game(15, 15, Rule::Freestyle);
-    e.play(7, 7).unwrap();
-    e.play(8, 8).unwrap();
+    e.play(c(7, 7)).unwrap();
+    e.play(c(8, 8)).unwrap();
     let reports = run_job(
         &mut e,
         Task::Think {
@@ -191,8 +196,8 @@ fn nbest_reports_distinct_moves_best_first() {
 fn a_ponder_search_waits_for_its_hit_then_keeps_the_clock() {
     let mut e = Engine::new();
     e.new_game(15, 15, Rule::Freestyle);
-    e.play(7, 7).unwrap();
-    e.play(8, 8).unwrap();
+    e.play(c(7, 7)).unwrap();
+    e.play(c(8, 8)).unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     e.start(
         Task::Ponder {
@@ -205,7 +210,7 @@ fn a_ponder_search_waits_for_its_hit_then_keeps_the_clock() {
     // no time limit: it is still thinking after a while
     std::thread::sleep(std::time::Duration::from_millis(300));
     assert!(e.busy() && e.pondering());
-    e.play(6, 6).unwrap();
+    e.play(c(6, 6)).unwrap();
     let t0 = Instant::now();
     e.ponder_hit(&ThinkLimits {
         clock: turn(400),
@@ -239,7 +244,7 @@ fn threads_search_together_and_agree_on_a_forced_move() {
     e.new_game(15, 15, Rule::Freestyle);
     // black has an open three on row 7: white must block one end or lose
     for (x, y) in [(5, 7), (0, 0), (6, 7), (0, 14), (7, 7)] {
-        e.play(x, y).unwrap();
+        e.play(c(x, y)).unwrap();
     }
     let r = e.think(&depth(6), &mut |_| {});
     let p = r.best.unwrap();
@@ -271,7 +276,7 @@ fn swap2_steps_answer_on_the_engine_thread() {
         other => panic!("{other:?}"),
     }
     // three stones: a swap, a move (played) or two stones (played)
-    let a = e.swap2(&[(7, 7), (8, 7), (7, 9)], &fast, true).unwrap();
+    let a = e.swap2(&[c(7, 7), c(8, 7), c(7, 9)], &fast, true).unwrap();
     let stones = e.board().stone_count();
     match a {
         Swap2Answer::Swap => assert_eq!(stones, 3),
@@ -282,14 +287,14 @@ fn swap2_steps_answer_on_the_engine_thread() {
         }
         other => panic!("{other:?}"),
     }
-    assert!(e.swap2(&[(7, 7)], &fast, true).is_err());
+    assert!(e.swap2(&[c(7, 7)], &fast, true).is_err());
 }
 
 #[test]
 fn balance_places_stones_that_leave_it_even() {
     let mut e = Engine::new();
     e.new_game(15, 15, Rule::Freestyle);
-    e.play(7, 7).unwrap();
+    e.play(c(7, 7)).unwrap();
     let t = ThinkLimits {
         clock: turn(1_000),
         max_depth: Some(3),
@@ -327,7 +332,7 @@ fn memory_limit_sizes_the_table() {
     assert!(e.tt_limit() >= 128 << 20);
     // a search with a depth limit grows the table to its limit at once
     e.new_game(15, 15, Rule::Freestyle);
-    e.play(7, 7).unwrap();
+    e.play(c(7, 7)).unwrap();
     e.think(&depth(2), &mut |_| {});
     assert!(e.tt_bytes() >= 128 << 20);
     assert!(e.tt_bytes() <= e.tt_limit());
@@ -342,7 +347,7 @@ fn the_table_grows_by_what_the_clock_allows() {
     let mut e = Engine::new();
     e.set_memory_limit(350 << 20);
     e.new_game(15, 15, Rule::Freestyle);
-    e.play(7, 7).unwrap();
+    e.play(c(7, 7)).unwrap();
     let short = ThinkLimits {
         clock: turn(130),
         max_depth: None,
@@ -384,13 +389,13 @@ fn an_empty_boards_move_is_known_without_a_search() {
     assert!(e.tt_bytes() <= 1 << 20, "{} bytes", e.tt_bytes());
     // a blocked centre: the legal cell nearest it
     e.new_game(15, 15, Rule::Freestyle);
-    e.block(&[(7, 7)]).unwrap();
+    e.block(&[c(7, 7)]).unwrap();
     let r = e.think(&depth(3), &mut |_| {});
     let p = r.best.unwrap();
     assert_eq!(e.board().centre_distance2(p), 1, "{p:?}");
     // a wall changes the lines: the board is searched
     e.clear_blocked();
-    e.set_position(&[(0, 0, Owner::Blocked)]).unwrap();
+    e.set_position(&[(c(0, 0), Owner::Blocked)]).unwrap();
     let r = e.think(&depth(2), &mut |_| {});
     assert!(r.nodes > 0);
 }
@@ -409,13 +414,13 @@ fn an_opening_step_thinks_a_bounded_total_under_an_unlimited_turn() {
         max_depth: None,
         max_nodes: None,
     };
-    let step = job::step_limits(&t);
-    let each = job::limits_for(&Board::new(15, 15, Rule::Renju), &job::share_of(&step, 27));
-    assert!(27 * each.hard_ms.unwrap() <= job::STEP_MAX_MS, "{each:?}");
+    let step = task::step_limits(&t);
+    let each = task::limits_for(&Board::new(15, 15, Rule::Renju), &task::share_of(&step, 27));
+    assert!(27 * each.hard_ms.unwrap() <= task::STEP_MAX_MS, "{each:?}");
     // a turn under the bound is the step's whole time, as before
     let short = ThinkLimits {
         clock: turn(5000),
         ..t
     };
-    assert_eq!(job::step_limits(&short).clock.turn_ms, 5000);
+    assert_eq!(task::step_limits(&short).clock.turn_ms, 5000);
 }

@@ -1,29 +1,6 @@
 use super::*;
 
 #[test]
-fn moves_parse_in_both_notations() {
-    assert_eq!(parse_move("7,7", 15), Some((7, 7)));
-    assert_eq!(parse_move(" 3 , 12 ", 15), Some((3, 12)));
-    assert_eq!(parse_move("h8", 15), Some((7, 7)));
-    assert_eq!(parse_move("H8", 15), Some((7, 7)));
-    assert_eq!(parse_move("A1", 30), Some((26, 0)));
-    assert_eq!(parse_move("-1,4", 15), Some((-1, 4)));
-    for bad in [
-        "",
-        "h",
-        "8",
-        "h8x",
-        "x,",
-        ",3",
-        "é4",
-        "h-2",
-        "99999999999999999999,1",
-    ] {
-        assert_eq!(parse_move(bad, 15), None, "{bad}");
-    }
-}
-
-#[test]
 fn splitmix_is_seeded() {
     let a: Vec<u64> = {
         let mut r = SplitMix64::new(7);
@@ -38,8 +15,8 @@ fn splitmix_is_seeded() {
 fn the_board_has_coordinates_and_marks_the_last_move() {
     let mut e = Engine::new();
     e.new_game(6, 5, Rule::Freestyle);
-    e.play(0, 0).unwrap();
-    e.play(5, 4).unwrap();
+    e.play(Pos::new(0, 0)).unwrap();
+    e.play(Pos::new(5, 4)).unwrap();
     let plain = draw_board(&e, false);
     let lines: Vec<&str> = plain.lines().collect();
     assert_eq!(lines.len(), 5 + 2);

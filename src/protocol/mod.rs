@@ -7,7 +7,7 @@ mod think;
 
 use crate::board::Pos;
 use crate::engine::memory::{Plan, ThreadLimit};
-use crate::engine::{Clock, Engine, Owner, Report, ThinkLimits};
+use crate::engine::{Clock, Engine, MoveError, Owner, Report, ThinkLimits};
 use crate::rules::Rule;
 use parse::{parse, parse_int, parse_pair, parse_triple, Command};
 use std::collections::VecDeque;
@@ -460,8 +460,8 @@ impl<W: Write> Session<W> {
                 if !self.started {
                     return self.error("no board yet: send START first");
                 }
-                match self.engine.play(x, y) {
-                    Ok(_) => self.think(Thinking::Move),
+                match self.engine.cell(x, y).and_then(|p| self.engine.play(p)) {
+                    Ok(()) => self.think(Thinking::Move),
                     Err(e) => self.error(e),
                 }
             }
@@ -492,7 +492,7 @@ impl<W: Write> Session<W> {
                 if !self.started {
                     return self.error("no board yet: send START first");
                 }
-                match self.engine.takeback(x, y) {
+                match self.engine.cell(x, y).and_then(|p| self.engine.takeback(p)) {
                     Ok(()) => self.reply("OK"),
                     Err(e) => self.error(e),
                 }
@@ -501,20 +501,9 @@ impl<W: Write> Session<W> {
                 if !self.started {
                     return self.error("no board yet: send START first");
                 }
-                match self.engine.check_move(x, y) {
+                match self.engine.cell(x, y).and_then(|p| self.engine.play_own(p)) {
+                    Ok(()) => self.reply(&format!("{x},{y}")),
                     Err(e) => self.error(e),
-                    Ok(p) => {
-                        if self.engine.board().side() == crate::board::Color::Black {
-                            if let Some(foul) = self.engine.foul(p) {
-                                return self.error(format!(
-                                    "{x},{y} is forbidden for black ({})",
-                                    foul.name()
-                                ));
-                            }
-                        }
-                        self.engine.commit(p);
-                        self.reply(&format!("{x},{y}"))
-                    }
                 }
             }
             // Nothing is thinking: nothing to stop (a ponder search just goes on).
@@ -583,29 +572,32 @@ impl<W: Write> Session<W> {
         }
         match block.kind {
             BlockKind::YxBlock | BlockKind::YxBlockUndo => {
-                let cells: Vec<(i64, i64)> = block.stones.iter().map(|s| (s.0, s.1)).collect();
-                let r = if block.kind == BlockKind::YxBlock {
-                    self.engine.block(&cells)
-                } else {
-                    self.engine.unblock(&cells)
-                };
+                let r = self.cells(&block.stones).and_then(|cells| {
+                    if block.kind == BlockKind::YxBlock {
+                        self.engine.block(&cells)
+                    } else {
+                        self.engine.unblock(&cells)
+                    }
+                });
                 match r {
                     Ok(()) => Flow::Continue,
                     Err(e) => self.error(format!("{}: {e}", block.kind.name())),
                 }
             }
             BlockKind::Board | BlockKind::YxBoard => {
-                let mut stones = Vec::with_capacity(block.stones.len());
+                let mut owners = Vec::with_capacity(block.stones.len());
                 for &(x, y, f) in &block.stones {
-                    let owner = match f {
+                    owners.push(match f {
                         1 => Owner::Own,
                         2 => Owner::Opponent,
                         3 => Owner::Blocked,
                         _ => return self.error(format!("bad field {f} in {x},{y},{f}")),
-                    };
-                    stones.push((x, y, owner));
+                    });
                 }
-                if let Err(e) = self.engine.set_position(&stones) {
+                let stones = self
+                    .cells(&block.stones)
+                    .map(|cells| cells.into_iter().zip(owners).collect::<Vec<(Pos, Owner)>>());
+                if let Err(e) = stones.and_then(|s| self.engine.set_position(&s)) {
                     return self.error(e);
                 }
                 if block.kind == BlockKind::Board {
@@ -615,20 +607,30 @@ impl<W: Write> Session<W> {
                 }
             }
             BlockKind::Swap2 => {
-                let stones: Vec<(i64, i64)> = block.stones.iter().map(|s| (s.0, s.1)).collect();
-                if self.engine.check_swap2(&stones).is_err() {
+                let set = self
+                    .cells(&block.stones)
+                    .and_then(|stones| self.engine.check_swap2(&stones));
+                if set.is_err() {
                     return self.error(format!(
                         "SWAP2BOARD needs 0, 3 or 5 distinct stones on the board, got {}",
-                        stones.len()
+                        block.stones.len()
                     ));
                 }
                 self.think(Thinking::Swap2)
             }
-            BlockKind::Soosorv(step, n) => {
-                let stones: Vec<(i64, i64)> = block.stones.iter().map(|s| (s.0, s.1)).collect();
-                self.soosorv(step, n, &stones)
-            }
+            BlockKind::Soosorv(step, n) => match self.cells(&block.stones) {
+                Ok(stones) => self.soosorv(step, n, &stones),
+                Err(e) => self.error(format!("YXSOOSORVSTEP{step}: {e}")),
+            },
         }
+    }
+
+    /// The cells of a block's lines on the current board.
+    fn cells(&self, lines: &[(i64, i64, i64)]) -> Result<Vec<Pos>, MoveError> {
+        lines
+            .iter()
+            .map(|&(x, y, _)| self.engine.cell(x, y))
+            .collect()
     }
 
     fn info(&mut self, key: &str, value: &str) -> Flow {

@@ -65,11 +65,11 @@ impl<W: Write> Session<W> {
             Thinking::Swap2 | Thinking::YxSwap2(_) => {
                 // the stones are on the board (check_swap2 or yxboard), black first
                 let b = self.engine.board();
-                let of = |c: Color| -> Vec<(i64, i64)> {
+                let of = |c: Color| -> Vec<Pos> {
                     b.history()
                         .iter()
                         .filter(|&&(p, col)| col == c && !p.is_none())
-                        .map(|&(p, _)| (p.x() as i64, p.y() as i64))
+                        .map(|&(p, _)| p)
                         .collect()
                 };
                 let (black, white) = (of(Color::Black), of(Color::White));
@@ -160,7 +160,7 @@ impl<W: Write> Session<W> {
 
     /// Yixin-Board's Soosorv step `step` on `stones` (black first; see
     /// [`crate::engine::Engine::check_soosorv`]).
-    pub(super) fn soosorv(&mut self, step: u8, n: i64, stones: &[(i64, i64)]) -> Flow {
+    pub(super) fn soosorv(&mut self, step: u8, n: i64, stones: &[Pos]) -> Flow {
         let n = usize::try_from(n).unwrap_or(0);
         match self.engine.check_soosorv(step, n, stones) {
             Ok(s) => self.think(Thinking::Soosorv(s)),
@@ -227,7 +227,7 @@ impl<W: Write> Session<W> {
 
     /// The opponent played the expected move.
     fn ponder_hit(&mut self, x: i64, y: i64) -> Flow {
-        if let Err(e) = self.engine.play(x, y) {
+        if let Err(e) = self.engine.cell(x, y).and_then(|p| self.engine.play(p)) {
             self.stop_pondering();
             return self.error(e);
         }
@@ -424,7 +424,7 @@ impl<W: Write> Session<W> {
                 let yx = |n: usize, p: Pos| format!("MESSAGE SWAP2 MOVE{n} {} {}", p.x(), p.y());
                 if let Swap2Answer::Move(p) = a {
                     // Yixin-Board sends the position again and asks for the move: not played
-                    let _ = self.engine.takeback(p.x() as i64, p.y() as i64);
+                    let _ = self.engine.takeback(p);
                 }
                 let lines = match (step, a) {
                     (_, Swap2Answer::Opening(ps)) => {
@@ -504,7 +504,7 @@ impl<W: Write> Session<W> {
         let guess =
             r.pv.get(1)
                 .copied()
-                .filter(|&g| self.engine.check_move(g.x() as i64, g.y() as i64).is_ok());
+                .filter(|&g| self.engine.check_move(g).is_ok());
         match guess {
             Some(g) if self.ponder && !self.closing => self.think(Thinking::Ponder(g)),
             _ => Flow::Continue,
