@@ -23,7 +23,7 @@
 use anyhow::{bail, Context, Result};
 use rensa::board::Color;
 use rensa::engine::{Engine, ThinkLimits};
-use rensa::play::SplitMix64;
+use rensa::rng::SplitMix64;
 use rensa::rules::Rule;
 use rensa::search::Params;
 use std::sync::atomic::{AtomicU64, Ordering};

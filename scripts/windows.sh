@@ -442,6 +442,20 @@ cmd_test() {
             [ -s "$base.wine.err" ] && { echo "--- wine stderr (head):" >&2; head -n 10 "$base.wine.err" >&2; }
         fi
     done
+    # Gomocup pins each engine to one CPU (start /affinity 1): the exe must read its process
+    # affinity mask (std's CPU count ignores it on Windows) and run one search thread
+    if command -v taskset >/dev/null; then
+        local pinned
+        pinned=$(cd "$TEST_DIR" && printf 'START 15\r\nINFO thread_num 4\r\nEND\r\n' \
+            | timeout -k 5 "$(lim 120)" taskset -c 0 "$WINE64" "./$EXE_NAME" 2>/dev/null | tr -d '\r')
+        if grep -q '^MESSAGE thread_num 4: 1 search thread(s) run, this process may run on 1 CPU' <<<"$pinned"; then
+            pass=$((pass + 1))
+            log "PASS affinity: pinned to one CPU, the exe runs one search thread"
+        else
+            fail=$((fail + 1))
+            log "FAIL affinity: pinned to one CPU, the exe answered: $(tr '\n' '|' <<<"$pinned")"
+        fi
+    fi
     wine_down
     echo "transcripts: $pass passed, $fail failed"
     [ "$fail" -eq 0 ] || exit 1

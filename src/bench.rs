@@ -3,7 +3,7 @@
 //! evaluation that changes the tree changes it.
 
 use crate::board::Pos;
-use crate::engine::{Clock, Engine, ThinkLimits};
+use crate::engine::{score_text, Clock, Engine, ThinkLimits};
 use crate::rules::Rule;
 use std::time::Instant;
 
@@ -88,11 +88,7 @@ const POSITIONS: [(&str, usize, usize, Rule, &str); 10] = [
 /// Parses `h8`-style moves (letter = column from `a`, number = row from 1).
 pub fn parse_moves(text: &str) -> Vec<Pos> {
     text.split_whitespace()
-        .map(|m| {
-            let x = (m.as_bytes()[0].to_ascii_lowercase() - b'a') as usize;
-            let y: usize = m[1..].parse().expect("bench move row");
-            Pos::new(x, y - 1)
-        })
+        .map(|m| Pos::parse(m, 20).unwrap_or_else(|| panic!("bench move {m:?}")))
         .collect()
 }
 
@@ -155,4 +151,28 @@ pub fn run(depth: i32, threads: usize) -> (Vec<BenchLine>, u64, u64, u64) {
         });
     }
     (lines, total_nodes, total_ms, sig)
+}
+
+/// Runs `pbrain-rensa bench [DEPTH] [THREADS]` and prints its report.
+pub fn main(depth: i32, threads: usize) {
+    let (lines, nodes, ms, sig) = run(depth, threads);
+    for l in &lines {
+        println!(
+            "{:<22} nodes {:>10}  time {:>6} ms  best {:>4}  ev {}",
+            l.name,
+            l.nodes,
+            l.ms,
+            l.best.map_or("--".to_string(), |p| p.to_string()),
+            score_text(l.score)
+        );
+    }
+    println!("depth      {depth}");
+    if threads > 1 {
+        // helpers make the tree depend on timing: no signature to compare
+        println!("threads    {threads} (the signature is for one thread only)");
+    }
+    println!("nodes      {nodes}");
+    println!("time       {ms} ms");
+    println!("nps        {}", nodes * 1000 / ms.max(1));
+    println!("signature  {sig:016x}");
 }

@@ -5,7 +5,8 @@
 //! [`search`] → [`engine`] (the API any front-end uses) → [`protocol`] (Gomocup/Piskvork
 //! text), [`play`] (a game in the terminal) and [`bench`] → `main.rs`. [`solve`] (exact
 //! m,n,k-games on a bitboard) stands apart and uses no other module; [`platform`] (the CPUs
-//! this process may use, giving memory back) is below them all.
+//! this process may use, giving memory back) and [`rng`] (the one seeded generator) are below
+//! them all.
 
 pub mod bench;
 pub mod board;
@@ -17,6 +18,7 @@ pub mod pattern;
 pub mod platform;
 pub mod play;
 pub mod protocol;
+pub mod rng;
 pub mod rules;
 pub mod search;
 pub mod selfplay;

@@ -8,6 +8,7 @@ use crate::engine::{Clock, SearchResult};
 use crate::engine::{Engine, MoveError, ThinkLimits};
 use crate::eval::{is_mate_score, score_text, Score};
 use crate::geometry::parse_coords;
+use crate::rng::SplitMix64;
 use crate::rules::Rule;
 use std::io::{BufRead, Write};
 
@@ -63,23 +64,6 @@ Commands:
 
 /// Longer input lines are refused whole.
 const MAX_LINE: usize = 1000;
-
-/// A tiny seeded generator (splitmix64): the same seed gives the same choices.
-#[derive(Clone, Debug)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    pub fn new(seed: u64) -> SplitMix64 {
-        SplitMix64(seed)
-    }
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -556,5 +540,6 @@ pub fn run(
     Game::new(opts, out, status).run(input)
 }
 
+pub mod cli;
 #[cfg(test)]
 mod tests;

@@ -52,6 +52,20 @@ impl Rule {
         })
     }
 
+    /// A rule by its name (`freestyle`, `standard`, `renju`, `caro`, `caro-exact`, any case)
+    /// or its `INFO rule` number: the command line's form.
+    pub fn parse(s: &str) -> Result<Rule, String> {
+        if let Ok(n) = s.trim().parse::<i64>() {
+            return Rule::from_info(n).ok_or_else(|| format!("unknown rule number {n}"));
+        }
+        Rule::ALL
+            .into_iter()
+            .find(|r| r.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| {
+                format!("unknown rule '{s}' (freestyle, standard, renju, caro, caro-exact)")
+            })
+    }
+
     /// The Gomocup number of the rule.
     pub fn info_code(self) -> u32 {
         match self {

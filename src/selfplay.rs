@@ -20,7 +20,7 @@ use crate::board::{Accumulator, Board, Color, Pos, Shipped};
 use crate::engine::{Engine, ThinkLimits};
 use crate::eval::is_mate_score;
 use crate::pattern::Threat;
-use crate::play::SplitMix64;
+use crate::rng::SplitMix64;
 use crate::rules::Rule;
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
@@ -417,5 +417,6 @@ fn balanced_opening(
     }
 }
 
+pub mod cli;
 #[cfg(test)]
 mod tests;

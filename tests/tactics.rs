@@ -124,42 +124,39 @@ fn tactics_suite() {
 
     check_consistent(&cases);
 
-    let mut searcher = Searcher::new(16 << 20);
+    // every search starts from cleared tables, so the cases split over threads freely and
+    // each gives the same answer as alone
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(4);
+    let mut results: Vec<(usize, (String, [bool; 2]))> = std::thread::scope(|scope| {
+        let cases = &cases;
+        let handles: Vec<_> = (0..workers)
+            .map(|w| {
+                scope.spawn(move || {
+                    let mut searcher = Searcher::new(16 << 20);
+                    (w..cases.len())
+                        .step_by(workers)
+                        .map(|i| (i, solve(&mut searcher, &cases[i])))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a tactics worker"))
+            .collect()
+    });
+    results.sort_by_key(|r| r.0);
+    let results: Vec<(String, [bool; 2])> = results.into_iter().map(|r| r.1).collect();
     let mut solved = [0usize; 2];
     // (rule, kind) -> [total, solved small, solved large]
     let mut groups: Vec<((Rule, String), [usize; 3])> = Vec::new();
-    for c in &cases {
-        let b = build(c);
-        let mut line = format!("{:<18} {:<9} {:<6}", c.name, c.rule.name(), c.kind);
-        let mut ok = [false; 2];
-        let mut pv = String::new();
-        for (k, &nodes) in [SMALL, LARGE].iter().enumerate() {
-            searcher.clear();
-            let limits = Limits {
-                nodes: Some(nodes),
-                ..Limits::default()
-            };
-            let r = searcher.think(&b, &limits, &SearchControl::default(), &mut |_| {});
-            ok[k] = r.best.is_some_and(|p| c.answers.contains(&(p.x(), p.y())));
-            if ok[k] {
-                solved[k] += 1;
-            }
-            pv =
-                r.pv.iter()
-                    .take(7)
-                    .map(|&p| fmt(Some(p)))
-                    .collect::<Vec<_>>()
-                    .join(" ");
-            line += &format!(
-                "  {}k: {:<7} {:<4} score {:>6} nodes {:>7}",
-                nodes / 1000,
-                fmt(r.best),
-                if ok[k] { "ok" } else { "MISS" },
-                r.score,
-                r.nodes
-            );
+    for (c, (line, ok)) in cases.iter().zip(&results) {
+        println!("{line}");
+        for k in 0..2 {
+            solved[k] += ok[k] as usize;
         }
-        println!("{line}  pv {pv}");
         let key = (c.rule, c.kind.clone());
         let g = match groups.iter_mut().find(|(k, _)| *k == key) {
             Some(g) => g,
@@ -193,6 +190,38 @@ fn tactics_suite() {
         solved[1],
         LARGE / 1000
     );
+}
+
+/// One case at both budgets: its report line and whether each solved it.
+fn solve(searcher: &mut Searcher, c: &Case) -> (String, [bool; 2]) {
+    let b = build(c);
+    let mut line = format!("{:<18} {:<9} {:<6}", c.name, c.rule.name(), c.kind);
+    let mut ok = [false; 2];
+    let mut pv = String::new();
+    for (k, &nodes) in [SMALL, LARGE].iter().enumerate() {
+        searcher.clear();
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let r = searcher.think(&b, &limits, &SearchControl::default(), &mut |_| {});
+        ok[k] = r.best.is_some_and(|p| c.answers.contains(&(p.x(), p.y())));
+        pv =
+            r.pv.iter()
+                .take(7)
+                .map(|&p| fmt(Some(p)))
+                .collect::<Vec<_>>()
+                .join(" ");
+        line += &format!(
+            "  {}k: {:<7} {:<4} score {:>6} nodes {:>7}",
+            nodes / 1000,
+            fmt(r.best),
+            if ok[k] { "ok" } else { "MISS" },
+            r.score,
+            r.nodes
+        );
+    }
+    (format!("{line}  pv {pv}"), ok)
 }
 
 /// The suites from lost games (`tests/data/gen_tactics_losses.py`, and

@@ -12,6 +12,7 @@ use std::sync::OnceLock;
 
 mod accumulator;
 mod check;
+pub mod diagram;
 mod line;
 pub use accumulator::{Accumulator, Classical, ClassicalSums, Network, Shipped};
 pub use line::{pools_from_scratch, LineNetwork, LineState, Pools};
@@ -65,15 +66,9 @@ struct Zobrist {
 fn zobrist() -> &'static Zobrist {
     static Z: OnceLock<Zobrist> = OnceLock::new();
     Z.get_or_init(|| {
-        // splitmix64 from a fixed seed: the same keys on every machine and every run
-        let mut s: u64 = 0x5245_4e53_4120_3031;
-        let mut next = || {
-            s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = s;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        };
+        // from a fixed seed: the same keys on every machine and every run
+        let mut rng = crate::rng::SplitMix64::new(0x5245_4e53_4120_3031);
+        let mut next = || rng.next_u64();
         let stones = (0..GRID_CELLS).map(|_| [next(), next()]).collect();
         let side = next();
         Zobrist { stones, side }
@@ -750,43 +745,15 @@ impl<A: Accumulator> Board<A> {
         s
     }
 
-    /// [`Board::from_diagram`] keeping the sums of `acc`.
+    /// [`Board::from_diagram`] keeping the sums of `acc`. Panics on a malformed diagram:
+    /// diagrams are fixtures (see [`diagram::Diagram`]).
     pub fn from_diagram_with(text: &str, rule: Rule, acc: A) -> Board<A> {
-        let rows: Vec<Vec<char>> = text
-            .lines()
-            .map(|l| l.chars().filter(|c| !c.is_whitespace()).collect::<Vec<_>>())
-            .filter(|r| !r.is_empty())
-            .collect();
-        let h = rows.len();
-        let w = rows[0].len();
-        let mut b = Board::with_accumulator(w, h, rule, acc);
-        let mut blacks = Vec::new();
-        let mut whites = Vec::new();
-        for (y, row) in rows.iter().enumerate() {
-            assert_eq!(row.len(), w, "ragged diagram row {y}");
-            for (x, ch) in row.iter().enumerate() {
-                match ch {
-                    'x' | 'X' => blacks.push(Pos::new(x, y)),
-                    'o' | 'O' => whites.push(Pos::new(x, y)),
-                    _ => {}
-                }
-            }
+        let d = diagram::Diagram::parse(text).unwrap_or_else(|e| panic!("diagram: {e}"));
+        let mut b = Board::with_accumulator(d.width, d.height, rule, acc);
+        for (p, c) in d.in_order() {
+            b.put(p, c);
         }
-        let n = blacks.len().max(whites.len());
-        for i in 0..n {
-            if let Some(&p) = blacks.get(i) {
-                b.put(p, Color::Black);
-            }
-            if let Some(&p) = whites.get(i) {
-                b.put(p, Color::White);
-            }
-        }
-        let side = if blacks.len() == whites.len() {
-            Color::Black
-        } else {
-            Color::White
-        };
-        b.set_side(side);
+        b.set_side(d.side_to_move());
         b
     }
 }

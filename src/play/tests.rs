@@ -1,17 +1,6 @@
 use super::*;
 
 #[test]
-fn splitmix_is_seeded() {
-    let a: Vec<u64> = {
-        let mut r = SplitMix64::new(7);
-        (0..3).map(|_| r.next_u64()).collect()
-    };
-    let mut r = SplitMix64::new(7);
-    assert_eq!(a, (0..3).map(|_| r.next_u64()).collect::<Vec<_>>());
-    assert_ne!(a[0], SplitMix64::new(8).next_u64());
-}
-
-#[test]
 fn the_board_has_coordinates_and_marks_the_last_move() {
     let mut e = Engine::new();
     e.new_game(6, 5, Rule::Freestyle);

@@ -5,7 +5,7 @@
 //! grow memory.
 
 use super::parse::{parse, Command};
-use super::{Event, MAX_QUEUED};
+use super::{Event, Inbox, Session, MAX_QUEUED};
 use std::io::Read;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::Sender;
@@ -31,6 +31,21 @@ pub fn spawn_reader<R: Read + Send + 'static>(
     std::thread::Builder::new()
         .name("input".into())
         .spawn(move || read_lines(input, &tx, &queued))
+}
+
+/// The protocol on stdin and stdout: the engine's normal life.
+pub fn run_stdio() -> std::io::Result<()> {
+    // The input side starts first, so each line is stamped when it arrives: a manager that
+    // suspends the engine right after START charges building the engine to move 1, and the
+    // move's budget must count it.
+    let inbox = Inbox::default();
+    spawn_reader(std::io::stdin(), inbox.sender(), inbox.queued())?;
+    let stdout = std::io::stdout();
+    let mut session = Session::with_inbox(crate::engine::Engine::new(), stdout.lock(), inbox);
+    session.run();
+    drop(session);
+    let _ = std::io::Write::flush(&mut std::io::stdout());
+    Ok(())
 }
 
 /// The reader's loop (see [`spawn_reader`]), on the calling thread.

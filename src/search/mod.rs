@@ -639,14 +639,22 @@ mod tests;
 /// The `n` best-ordered legal moves of `board`'s side to move (threats first), without a
 /// search: candidates for the engine's opening tools.
 pub fn ranked_moves(board: &Board, n: usize) -> Vec<Pos> {
-    let mut searcher = Searcher::new(0);
+    // fresh tables, as a new game's: the ranking is the same whatever was searched before
+    let mut tables = ThreadTables::for_ordering();
     let control = SearchControl::default();
-    let limits = Limits::default();
-    searcher.with_worker(board, &limits, &control, |w| {
-        w.ordered_moves(0, Pos::NONE, Focus::All)
-            .iter()
-            .take(n)
-            .map(|m| m.mv)
-            .collect()
-    })
+    let tt = TranspositionTable::new(0);
+    let shared = Shared {
+        tt: &tt,
+        control: &control,
+        helpers: None,
+        excluded: &[],
+        start: std::time::Instant::now(),
+        params: Params::for_board(board.rule(), board.width(), board.height()),
+    };
+    let mut w = Worker::new(board, &Limits::default(), &mut tables, shared, 0);
+    w.ordered_moves(0, Pos::NONE, Focus::All)
+        .iter()
+        .take(n)
+        .map(|m| m.mv)
+        .collect()
 }

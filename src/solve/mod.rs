@@ -20,6 +20,7 @@
 //! Parts: `mod.rs` the geometry (lines, symmetries, threats), `search.rs` the alpha-beta and
 //! its move ordering, `table.rs` the transposition table.
 
+pub mod cli;
 mod search;
 mod table;
 #[cfg(test)]

@@ -6,29 +6,16 @@
 //! `RENSA_HOSTILE_SEED` (default 1) is the first seed, `RENSA_HOSTILE_SESSIONS` (default 1)
 //! how many sessions from it, `RENSA_HOSTILE_LINES` (default 150) the lines of each.
 
-/// SplitMix64: small, seeded, the same on every machine.
-pub struct Rng(u64);
+/// The crate's seeded generator, with the helpers a session generator needs.
+pub struct Rng(rensa::rng::SplitMix64);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng(seed)
+        Rng(rensa::rng::SplitMix64::new(seed))
     }
 
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (0 when `n` is 0).
     pub fn below(&mut self, n: u64) -> u64 {
-        if n == 0 {
-            0
-        } else {
-            self.next() % n
-        }
+        self.0.below(n)
     }
 
     pub fn pick<'a, T>(&mut self, xs: &'a [T]) -> &'a T {

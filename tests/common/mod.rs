@@ -455,35 +455,17 @@ pub struct Diagram {
 }
 
 impl Diagram {
+    /// The crate's own parser ([`rensa::board::diagram::Diagram`]), in the numbers the
+    /// protocol speaks.
     pub fn parse(text: &str) -> Diagram {
-        let mut black = Vec::new();
-        let mut white = Vec::new();
-        let mut width = None;
-        let mut y = 0usize;
-        for row in text.lines() {
-            let cells: Vec<char> = row.chars().filter(|c| !c.is_whitespace()).collect();
-            if cells.is_empty() {
-                continue;
-            }
-            match width {
-                None => width = Some(cells.len()),
-                Some(w) => assert_eq!(w, cells.len(), "diagram row {y} has another width"),
-            }
-            for (x, c) in cells.iter().enumerate() {
-                match c {
-                    'x' | 'X' => black.push((x as i64, y as i64)),
-                    'o' | 'O' => white.push((x as i64, y as i64)),
-                    '.' => {}
-                    _ => panic!("bad diagram cell {c:?} at {x},{y}"),
-                }
-            }
-            y += 1;
-        }
+        let d = rensa::board::diagram::Diagram::parse(text).unwrap_or_else(|e| panic!("{e}"));
+        let xy =
+            |ps: &[rensa::board::Pos]| ps.iter().map(|p| (p.x() as i64, p.y() as i64)).collect();
         Diagram {
-            width: width.expect("empty diagram"),
-            height: y,
-            black,
-            white,
+            width: d.width,
+            height: d.height,
+            black: xy(&d.black),
+            white: xy(&d.white),
         }
     }
 
@@ -536,14 +518,7 @@ pub fn diagram_board(text: &str) -> Vec<String> {
 
 /// A square name as used by GomocupJudge: letter = x from `a` = 0, number = y + 1.
 pub fn square(name: &str) -> (i64, i64) {
-    let mut chars = name.chars();
-    let letter = chars
-        .next()
-        .expect("empty square name")
-        .to_ascii_lowercase();
-    let x = letter as i64 - 'a' as i64;
-    let y: i64 = chars.as_str().parse().expect("square number");
-    (x, y - 1)
+    rensa::geometry::parse_coords(name, 15).unwrap_or_else(|| panic!("not a square: {name:?}"))
 }
 
 /// Splits `h8h9i8…` into squares.
