@@ -442,30 +442,12 @@ impl<W: Write> Session<W> {
                 self.start(rows, cols)
             }
             Command::RectStart(w, h) => self.start(w, h),
-            Command::Restart => {
-                if !self.started {
-                    return self.error("no board yet: send START first");
-                }
-                let (w, h) = (self.engine.board().width(), self.engine.board().height());
-                self.engine.new_game(w, h, self.rule);
-                self.reply("OK")
-            }
-            Command::Begin => {
-                if !self.started {
-                    return self.error("no board yet: send START first");
-                }
-                self.think(Thinking::Move)
-            }
-            Command::Turn(x, y) => {
-                if !self.started {
-                    return self.error("no board yet: send START first");
-                }
-                match self.engine.cell(x, y).and_then(|p| self.engine.play(p)) {
-                    Ok(()) => self.think(Thinking::Move),
-                    Err(e) => self.error(e),
-                }
-            }
-            c @ (Command::YxNBest(_)
+            c @ (Command::Restart
+            | Command::Begin
+            | Command::Turn(..)
+            | Command::Takeback(..)
+            | Command::Play(..)
+            | Command::YxNBest(_)
             | Command::YxBalance(..)
             | Command::YxSwap2Step(_)
             | Command::YxSoosorvStep(..)
@@ -473,41 +455,65 @@ impl<W: Write> Session<W> {
                 if !self.started {
                     return self.error("no board yet: send START first");
                 }
-                self.analysis_command(c)
+                self.game_command(c)
             }
             Command::Board => self.open_block(BlockKind::Board),
             Command::YxBoard => self.open_block(BlockKind::YxBoard),
             Command::Swap2Board => self.open_block(BlockKind::Swap2),
             Command::YxBlock => self.open_block(BlockKind::YxBlock),
             Command::YxBlockUndo => self.open_block(BlockKind::YxBlockUndo),
-            Command::YxBlockReset => {
-                self.engine.clear_blocked();
-                Flow::Continue
-            }
             Command::Done => self.error("DONE without BOARD"),
             Command::Info(key, value) => self.info(&key, &value),
             Command::End => Flow::Quit,
             Command::About => self.reply(ABOUT),
+            // Nothing is thinking: nothing to stop (a ponder search just goes on).
+            Command::Stop => Flow::Continue,
+            Command::Unknown(name) => {
+                // echo a bounded part of the name: the line may be anything
+                let shown: String = name.chars().take(40).collect();
+                let more = if shown.len() < name.len() { "…" } else { "" };
+                self.reply(&format!("UNKNOWN command {shown}{more}"))
+            }
+            c @ (Command::YxShowForbid
+            | Command::YxShowInfo
+            | Command::YxHashClear
+            | Command::YxShowHashUsage
+            | Command::YxBlockReset) => self.yixin_query(c),
+        }
+    }
+
+    /// A command on the game under way (START came first).
+    fn game_command(&mut self, cmd: Command) -> Flow {
+        match cmd {
+            Command::Restart => {
+                let (w, h) = (self.engine.board().width(), self.engine.board().height());
+                self.engine.new_game(w, h, self.rule);
+                self.reply("OK")
+            }
+            Command::Begin => self.think(Thinking::Move),
+            Command::Turn(x, y) => match self.engine.cell(x, y).and_then(|p| self.engine.play(p)) {
+                Ok(()) => self.think(Thinking::Move),
+                Err(e) => self.error(e),
+            },
             Command::Takeback(x, y) => {
-                if !self.started {
-                    return self.error("no board yet: send START first");
-                }
                 match self.engine.cell(x, y).and_then(|p| self.engine.takeback(p)) {
                     Ok(()) => self.reply("OK"),
                     Err(e) => self.error(e),
                 }
             }
             Command::Play(x, y) => {
-                if !self.started {
-                    return self.error("no board yet: send START first");
-                }
                 match self.engine.cell(x, y).and_then(|p| self.engine.play_own(p)) {
                     Ok(()) => self.reply(&format!("{x},{y}")),
                     Err(e) => self.error(e),
                 }
             }
-            // Nothing is thinking: nothing to stop (a ponder search just goes on).
-            Command::Stop => Flow::Continue,
+            c => self.analysis_command(c),
+        }
+    }
+
+    /// Yixin-Board's commands that ask or reset something and search nothing.
+    fn yixin_query(&mut self, cmd: Command) -> Flow {
+        match cmd {
             Command::YxShowForbid => {
                 let pts: String = self
                     .engine
@@ -534,12 +540,12 @@ impl<W: Write> Session<W> {
                 let mib = self.engine.tt_bytes() >> 20;
                 self.reply(&format!("MESSAGE hash size {mib} MiB"))
             }
-            Command::Unknown(name) => {
-                // echo a bounded part of the name: the line may be anything
-                let shown: String = name.chars().take(40).collect();
-                let more = if shown.len() < name.len() { "…" } else { "" };
-                self.reply(&format!("UNKNOWN command {shown}{more}"))
+            Command::YxBlockReset => {
+                self.engine.clear_blocked();
+                Flow::Continue
             }
+            // (`command` sends only the commands above here)
+            _ => Flow::Continue,
         }
     }
 

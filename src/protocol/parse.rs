@@ -70,6 +70,9 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
             Err(format!("{name} takes no arguments"))
         }
     };
+    if name.starts_with("YX") {
+        return parse_yixin(&name, word, rest, no_args);
+    }
     match name.as_str() {
         "START" => {
             let nums: Vec<&str> = rest.split_whitespace().collect();
@@ -92,7 +95,6 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
             Ok(Some(Command::Turn(x, y)))
         }
         "BOARD" => no_args(Command::Board),
-        "YXBOARD" => no_args(Command::YxBoard),
         "SWAP2BOARD" => no_args(Command::Swap2Board),
         "DONE" => no_args(Command::Done),
         "INFO" => {
@@ -116,7 +118,22 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
             let (x, y) = parse_pair(rest).map_err(|e| format!("PLAY: {e}"))?;
             Ok(Some(Command::Play(x, y)))
         }
-        "STOP" | "YXSTOP" => Ok(Some(Command::Stop)),
+        "STOP" => Ok(Some(Command::Stop)),
+        _ => Ok(Some(Command::Unknown(word.to_string()))),
+    }
+}
+
+/// [`parse`] for Yixin-Board's commands (`YX…`, `name` in capitals); `no_args` is the
+/// command when nothing follows its name.
+fn parse_yixin(
+    name: &str,
+    word: &str,
+    rest: &str,
+    no_args: impl Fn(Command) -> Result<Option<Command>, String>,
+) -> Result<Option<Command>, String> {
+    match name {
+        "YXSTOP" => Ok(Some(Command::Stop)),
+        "YXBOARD" => no_args(Command::YxBoard),
         "YXSHOWFORBID" => Ok(Some(Command::YxShowForbid)),
         "YXSHOWINFO" => Ok(Some(Command::YxShowInfo)),
         "YXHASHCLEAR" => Ok(Some(Command::YxHashClear)),

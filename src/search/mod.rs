@@ -4,6 +4,7 @@
 //! deepening, `node` the node search, `quiesce` the horizon.
 
 mod cont;
+mod movepick;
 mod node;
 mod ordering;
 mod params;
@@ -19,7 +20,7 @@ use crate::board::{Board, Classical, Color, Pos, DIR_OFFSETS, GRID_CELLS};
 use crate::eval::{self, is_mate_score, mate_in, mated_in, Evaluator, Score};
 use crate::pattern::Threat;
 use crate::rules::Rule;
-use ordering::{by_pick_order, pick_best, Focus, Scored, PICK_BEFORE_SORT};
+use ordering::{Focus, Scored};
 pub use params::Params;
 pub use searcher::{Searcher, MAX_THREADS, THREAD_BYTES};
 use searcher::{Shared, ThreadTables};
@@ -39,6 +40,54 @@ const HISTORY_ORDER_DIV: i32 = 200;
 const LOW_PLY: usize = 4;
 /// Moves searched and failed before a cut-off get at most this many maluses.
 const MAX_MALUS_MOVES: usize = 32;
+
+/// What the threat counts alone say of a node ([`Worker::static_verdict`]).
+enum Verdict {
+    /// Won or lost, by this score.
+    Decided(Score),
+    /// The one cell that blocks the opponent's five.
+    Forced(Pos),
+    Open,
+}
+
+/// What a node is expected to be (Stockfish's node types): on the principal variation, one
+/// expected to fail high (a cut node), or one expected to fail low (an all node). Later
+/// moves are reduced more at cut nodes; only PV nodes search with an open window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum NodeKind {
+    Pv,
+    Cut,
+    All,
+}
+
+impl NodeKind {
+    fn is_pv(self) -> bool {
+        self == NodeKind::Pv
+    }
+
+    fn is_cut(self) -> bool {
+        self == NodeKind::Cut
+    }
+
+    /// A node's first child: the PV goes on, a cut node's best reply is an all node and the
+    /// reverse.
+    fn first_child(self) -> NodeKind {
+        match self {
+            NodeKind::Pv => NodeKind::Pv,
+            NodeKind::Cut => NodeKind::All,
+            NodeKind::All => NodeKind::Cut,
+        }
+    }
+
+    /// A later child searched with a null window to full depth (after a reduced search beat
+    /// alpha), and a pass: an all node under a cut node, else a cut node.
+    fn later_child(self) -> NodeKind {
+        match self {
+            NodeKind::Cut => NodeKind::All,
+            _ => NodeKind::Cut,
+        }
+    }
+}
 
 /// Search depth in fixed point, [`ONE_PLY`] units a ply, so that reductions and extensions
 /// can be fractions of a ply. (Iterations, the table's depths and what the search reports
@@ -573,57 +622,62 @@ impl<E: Evaluator> Worker<'_, E> {
         self.pv_len[ply] = n + 1;
     }
 
-    /// The verdict of the threat counts alone: `Err(score)` when the node is decided (a five
-    /// now, an unstoppable five, an open four the opponent cannot answer), else `Ok` with
-    /// the one cell that blocks the opponent's five, or `Pos::NONE` when nothing is forced.
-    fn static_verdict(&mut self, ply: usize) -> Result<Pos, Score> {
+    /// The verdict of the threat counts alone: decided (a five now, an unstoppable five, an
+    /// open four the opponent cannot answer), one cell forced (the block of the opponent's
+    /// five), or open.
+    fn static_verdict(&mut self, ply: usize) -> Verdict {
         let me = self.board.side();
         let opp = me.opponent();
         if self.board.count(me, Threat::Five) > 0 {
-            return Err(mate_in(ply + 1));
+            return Verdict::Decided(mate_in(ply + 1));
         }
-        let mut forced = Pos::NONE;
         let opp_fives = self.board.count(opp, Threat::Five);
         if opp_fives > 0 && !self.caro {
             if opp_fives >= 2 {
-                return Err(mated_in(ply + 2));
+                return Verdict::Decided(mated_in(ply + 2));
             }
             let mut cells = Vec::with_capacity(2);
             self.five_cells(opp, &mut cells);
-            match cells.first() {
-                Some(&f) if self.board.is_legal(f) => forced = f,
-                _ => return Err(mated_in(ply + 2)),
-            }
+            return match cells.first() {
+                Some(&f) if self.board.is_legal(f) => Verdict::Forced(f),
+                _ => Verdict::Decided(mated_in(ply + 2)),
+            };
         }
         if opp_fives == 0
             && !self.caro
             && self.board.count(me, Threat::Flex4) > 0
             && !self.board.has_four_move(opp)
         {
-            return Err(mate_in(ply + 3));
+            return Verdict::Decided(mate_in(ply + 3));
         }
-        Ok(forced)
+        Verdict::Open
     }
 
     /// A pass searched with reduced depth, allowed only when the opponent cannot even make a
     /// four and the last move was no pass: its score when it still fails high. (A ply more
     /// reduction per 300 of static value above beta, session 21, commit 62d700e: -20 [-31,
     /// -9] at 40,000 nodes a move.)
-    fn null_move(&mut self, depth: Depth, beta: Score, ply: usize, cut: bool) -> Option<Score> {
+    fn null_move(
+        &mut self,
+        depth: Depth,
+        beta: Score,
+        ply: usize,
+        kind: NodeKind,
+    ) -> Option<Score> {
         let opp = self.board.side().opponent();
         if self.board.has_four_move(opp) || self.board.last_move().is_some_and(|(p, _)| p.is_none())
         {
             return None;
         }
-        let r = (2 + depth / ONE_PLY / 4) * ONE_PLY;
+        let r =
+            (params::NULL_REDUCTION_BASE + depth / ONE_PLY / params::NULL_REDUCTION_PER) * ONE_PLY;
         self.board.pass();
         let score = -self.search(
             (depth - ONE_PLY - r).max(0),
             -beta,
             -beta + 1,
             ply + 1,
-            false,
-            cut,
+            kind,
         );
         self.board.undo();
         if self.aborted {

@@ -2,11 +2,15 @@
 //! transposition table, pruning before the moves (reverse futility, razoring, null move)
 //! and a move loop with late-move reductions and move-count pruning.
 
-use super::tt::Bound;
+use super::movepick::{First, MovePicker};
+use super::params::{
+    ALPHA_RAISE_MAX_DEPTH, ALPHA_RAISE_MIN_DEPTH, DEFEND_EXT_MAX_PLY, FUTILITY_MAX_DEPTH,
+    LATE_QUIET_MAX_PLIES,
+};
+use super::tt::{Bound, Hit};
 use super::{
-    by_pick_order, history_bonus, history_update, pick_best, Depth, Focus, Scored, Worker,
-    EXACT_MAX_EMPTY, IIR_MIN_DEPTH, MAX_MALUS_MOVES, MAX_PLY, NO_EVAL, ONE_PLY, PICK_BEFORE_SORT,
-    RAZOR_MAX_DEPTH,
+    history_bonus, history_update, Depth, Focus, NodeKind, Scored, Verdict, Worker,
+    EXACT_MAX_EMPTY, IIR_MIN_DEPTH, MAX_MALUS_MOVES, MAX_PLY, NO_EVAL, ONE_PLY, RAZOR_MAX_DEPTH,
 };
 use crate::board::{Color, Pos};
 use crate::eval::{is_mate_score, mate_in, mated_in, Evaluator, Score, INFINITE, WIN_MIN};
@@ -17,10 +21,7 @@ use crate::pattern::Threat;
 struct Node {
     depth: Depth,
     ply: usize,
-    pv: bool,
-    /// Expected to fail high (the first move of an all node, a late move's reduced
-    /// search): late moves are reduced more.
-    cut: bool,
+    kind: NodeKind,
     /// The one cell that blocks the opponent's five, or `Pos::NONE`.
     forced: Pos,
     /// Facing an open-four threat: only its answers are searched.
@@ -30,10 +31,66 @@ struct Node {
     /// Few cells left ([`EXACT_MAX_EMPTY`]): every move at full depth.
     exact: bool,
     improving: bool,
+    /// The evaluation as the table keeps it, before corrections.
+    raw_eval: Score,
     static_eval: Score,
     tt_move: Pos,
     /// On a principal variation now or in an earlier search (`Worker::tt_pv`).
     tt_pv: bool,
+}
+
+/// The late-move pruning of a node's move loop, worked out once before it.
+struct LateMoves {
+    /// Moves this late in the order are skipped unless they make a four.
+    move_count: usize,
+    /// Depth left in whole plies.
+    plies: i32,
+    /// Near the leaves and far below alpha: every late quiet move is skipped.
+    futile: bool,
+}
+
+impl LateMoves {
+    fn new<E: Evaluator>(w: &Worker<'_, E>, n: &Node, alpha: Score) -> LateMoves {
+        LateMoves {
+            move_count: w.move_counts.get(n.depth, n.improving),
+            plies: n.depth / ONE_PLY,
+            futile: !n.kind.is_pv()
+                && !n.threatened
+                && n.depth <= FUTILITY_MAX_DEPTH
+                && n.static_eval + w.params.futility_margin * n.depth / ONE_PLY <= alpha,
+        }
+    }
+
+    /// Whether move `i` of the node, `mv`, is skipped. Asked only once a move that does not
+    /// lose is in hand, and not at a threatened or exact node.
+    fn prunes<E: Evaluator>(
+        &self,
+        w: &Worker<'_, E>,
+        n: &Node,
+        i: usize,
+        mv: Pos,
+        quiet: bool,
+    ) -> bool {
+        let me = w.board.side();
+        // Move-count pruning: moves this late in the order are skipped unless they make a
+        // four; fewer when not improving (+31, -4..+67, at 100 ms a move). Open threes pruned
+        // too: making them exempt solved no more of `tests/data/tactics_avoid*.txt` (47 of
+        // 113 at 200 ms, the shipped build 51 to 56).
+        if n.ply > 0 && i >= self.move_count && w.board.threat(me, mv) < Threat::Block4 {
+            return true;
+        }
+        // Late quiet moves near the leaves almost never matter. (Skipping those with a bad
+        // history at depth <= 3 as well, session 21, commit 62d700e: below -500 a ply -8
+        // [-18, +1], below -2,000 a ply +5 [-0, +10] (it rarely fires), at 40,000 nodes a
+        // move. Session 22, commit 40a24ad, the same way: moves with no class for either
+        // colour skipped below 4 plies, Rapfi's trivial-move pruning, -2 [-7, +4]; facing an
+        // open-four threat, our own delaying fours far from both last moves skipped below 4
+        // plies and else up to 3 plies more reduced -10 [-23, +2], the reduction alone -14
+        // [-27, -1].)
+        let late =
+            self.plies <= LATE_QUIET_MAX_PLIES && i >= (3 + self.plies * self.plies) as usize;
+        quiet && !n.kind.is_pv() && (late || self.futile)
+    }
 }
 
 impl<E: Evaluator> Worker<'_, E> {
@@ -44,8 +101,7 @@ impl<E: Evaluator> Worker<'_, E> {
         mut alpha: Score,
         mut beta: Score,
         ply: usize,
-        pv_node: bool,
-        cut_node: bool,
+        kind: NodeKind,
     ) -> Score {
         debug_assert!(alpha < beta);
         // Step 1. Initialise the node.
@@ -61,13 +117,11 @@ impl<E: Evaluator> Worker<'_, E> {
         if self.board.is_full() {
             return 0;
         }
-        let me = self.board.side();
-        let opp = me.opponent();
-
         // Step 2. Static win checks from the threat counts.
         let forced = match self.static_verdict(ply) {
-            Ok(forced) => forced,
-            Err(score) => return score,
+            Verdict::Decided(score) => return score,
+            Verdict::Forced(p) => p,
+            Verdict::Open => Pos::NONE,
         };
 
         // Step 3. Mate-distance pruning.
@@ -79,27 +133,10 @@ impl<E: Evaluator> Worker<'_, E> {
 
         // Step 4. Transposition table.
         let key = self.board.hash();
-        let hit = self.tt.probe(key, ply);
-        let mut tt_move = Pos::NONE;
-        let tt_pv = pv_node || hit.is_some_and(|h| h.pv);
-        self.tt_pv[ply] = tt_pv;
-        self.tt_pv[ply + 1] = false;
-        if let Some(h) = hit {
-            tt_move = h.mv;
-            if !pv_node && h.depth >= depth {
-                let cut = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => h.score >= beta,
-                    Bound::Upper => h.score <= alpha,
-                };
-                if cut {
-                    if h.score >= beta && self.params.tt_hist > 0 {
-                        self.reward_tt_move(h.mv, depth);
-                    }
-                    return h.score;
-                }
-            }
-        }
+        let hit = match self.probe_table(key, depth, alpha, beta, ply, kind) {
+            Ok(hit) => hit,
+            Err(score) => return score,
+        };
 
         // Step 5. Below the horizon: the threat quiescence. (A full VCF probe here cost more
         // depth than it found wins: about -90 Elo at 100 ms a move in self-play. Searching
@@ -109,9 +146,71 @@ impl<E: Evaluator> Worker<'_, E> {
         if depth <= 0 && forced.is_none() {
             return self.quiesce(depth, alpha, beta, ply);
         }
+        let node = self.node(depth, ply, kind, forced, hit);
+
+        // Step 6. Pruning on the static value.
+        if let Some(score) = self.prune_before_moves(&node, alpha, beta) {
+            return score;
+        }
+
+        // Steps 7 and 8. The moves.
+        let (best, best_move) = match self.search_moves(&node, alpha, beta) {
+            Ok(found) => found,
+            Err(score) => return score,
+        };
+
+        // Step 9. Store the result.
+        self.store_result(&node, key, alpha, beta, best, best_move);
+        best
+    }
+
+    /// Step 4: the table's entry for the node, or `Err(score)` when its bound decides the
+    /// node (not at PV nodes).
+    fn probe_table(
+        &mut self,
+        key: u64,
+        depth: Depth,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        kind: NodeKind,
+    ) -> Result<Option<Hit>, Score> {
+        let hit = self.tt.probe(key, ply);
+        self.tt_pv[ply] = kind.is_pv() || hit.is_some_and(|h| h.pv);
+        self.tt_pv[ply + 1] = false;
+        if let Some(h) = hit {
+            if !kind.is_pv() && h.depth >= depth {
+                let cut = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => h.score >= beta,
+                    Bound::Upper => h.score <= alpha,
+                };
+                if cut {
+                    if h.score >= beta && self.params.tt_hist > 0 {
+                        self.reward_tt_move(h.mv, depth);
+                    }
+                    return Err(h.score);
+                }
+            }
+        }
+        Ok(hit)
+    }
+
+    /// What a node above the horizon knows before its moves: the threat it faces, its static
+    /// value, whether it improves, and its depth after hindsight and internal iterative
+    /// reduction.
+    fn node(
+        &mut self,
+        depth: Depth,
+        ply: usize,
+        kind: NodeKind,
+        forced: Pos,
+        hit: Option<Hit>,
+    ) -> Node {
+        let me = self.board.side();
         let defend_only = forced.is_none()
             && !self.caro
-            && self.board.count(opp, Threat::Flex4) > 0
+            && self.board.count(me.opponent(), Threat::Flex4) > 0
             && self.board.count(me, Threat::Flex4) == 0;
         // (The table's score in place of this where its bound says the static value is too
         // low or too high, as Stockfish refines its eval, played +2 [-20, +24]: 500 games,
@@ -131,48 +230,46 @@ impl<E: Evaluator> Worker<'_, E> {
         // shallower (`Params::iir_pv`, `iir_nonpv`: a ply each); its ordering is poor, and
         // the next iteration comes back with a move. Not near a full board, which is exact.
         let exact = self.board.empty_count() <= EXACT_MAX_EMPTY;
-        let depth = if threatened || exact {
-            depth
-        } else {
-            self.hindsight(depth, ply)
-        };
-        let depth = if tt_move.is_none() && depth >= IIR_MIN_DEPTH && !threatened && !exact {
-            depth
-                - if pv_node {
+        let tt_move = hit.map_or(Pos::NONE, |h| h.mv);
+        let mut depth = depth;
+        if !threatened && !exact {
+            depth = self.hindsight(depth, ply);
+            if tt_move.is_none() && depth >= IIR_MIN_DEPTH {
+                depth -= if kind.is_pv() {
                     self.params.iir_pv
                 } else {
                     self.params.iir_nonpv
-                }
-        } else {
-            depth
-        };
-        let node = Node {
+                };
+            }
+        }
+        Node {
             depth,
             ply,
-            pv: pv_node,
-            cut: cut_node && !pv_node,
+            kind,
             forced,
             defend_only,
             threatened,
             exact,
             improving,
+            raw_eval,
             static_eval,
             tt_move,
-            tt_pv,
-        };
-
-        // Step 6. Pruning on the static value.
-        if let Some(score) = self.prune_before_moves(&node, alpha, beta) {
-            return score;
+            tt_pv: self.tt_pv[ply],
         }
+    }
 
-        // Steps 7 and 8. The moves.
-        let (best, best_move) = match self.search_moves(&node, alpha, beta) {
-            Ok(found) => found,
-            Err(score) => return score,
-        };
-
-        // Step 9. Store the result.
+    /// Step 9: the node's result into the table, the histories of a node that failed low,
+    /// and the evaluation's corrections.
+    fn store_result(
+        &mut self,
+        n: &Node,
+        key: u64,
+        alpha: Score,
+        beta: Score,
+        best: Score,
+        best_move: Pos,
+    ) {
+        let (depth, ply) = (n.depth, n.ply);
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha {
@@ -183,23 +280,23 @@ impl<E: Evaluator> Worker<'_, E> {
         if bound == Bound::Upper && self.params.prior_bonus > 0 {
             self.reward_prior(ply, depth);
         }
-        let tt_pv = self.settle_tt_pv(tt_pv, bound, depth, ply);
+        let tt_pv = self.settle_tt_pv(n.tt_pv, bound, depth, ply);
         self.tt
-            .store(key, ply, best_move, best, raw_eval, depth, bound, tt_pv);
+            .store(key, ply, best_move, best, n.raw_eval, depth, bound, tt_pv);
         // What the search found the static value off by, where that is about the position
         // and not a forcing line: no threat to answer, no four played, a bound that says
         // which side of the static value the truth is on.
-        if !threatened
-            && !exact
+        let me = self.board.side();
+        if !n.threatened
+            && !n.exact
             && !is_mate_score(best)
-            && !is_mate_score(raw_eval)
+            && !is_mate_score(n.raw_eval)
             && (best_move.is_none() || self.board.threat(me, best_move) < Threat::Block4)
-            && !(bound == Bound::Lower && best <= static_eval)
-            && !(bound == Bound::Upper && best >= static_eval)
+            && !(bound == Bound::Lower && best <= n.static_eval)
+            && !(bound == Bound::Upper && best >= n.static_eval)
         {
-            self.update_correction(best - raw_eval, depth);
+            self.update_correction(best - n.raw_eval, depth);
         }
-        best
     }
 
     /// Stockfish's hindsight depth: a node reached by a move reduced three plies or more
@@ -295,7 +392,7 @@ impl<E: Evaluator> Worker<'_, E> {
     /// Step 6: a value for the node without searching its moves, when its static value is
     /// far enough from the window.
     fn prune_before_moves(&mut self, n: &Node, alpha: Score, beta: Score) -> Option<Score> {
-        if n.pv || n.threatened || n.exact {
+        if n.kind.is_pv() || n.threatened || n.exact {
             return None;
         }
         let opp = self.board.side().opponent();
@@ -335,38 +432,25 @@ impl<E: Evaluator> Worker<'_, E> {
         // 6c. Null move: a pass, when the opponent cannot even make a four, and a reduced
         // search still fails high; from `Params::null_min_depth` plies on.
         if n.depth >= self.params.null_min_depth * ONE_PLY && n.static_eval >= beta {
-            return self.null_move(n.depth, beta, n.ply, !n.cut);
+            return self.null_move(n.depth, beta, n.ply, n.kind.later_child());
         }
         None
     }
 
-    /// Step 7: the moves to start with, in stages: a forced block; else the TT move,
-    /// searched before any other move is generated (most cut nodes need nothing more); else
-    /// all of them. Facing an open-four threat only its answers are generated, and all at
-    /// once: their number decides the extension. Into `moves` (empty); returns whether the
-    /// rest is still to come.
-    fn first_moves(&mut self, n: &Node, focus: Focus, moves: &mut Vec<Scored>) -> bool {
-        let tt_first = n.forced.is_none()
-            && !n.defend_only
+    /// Step 7: the first stage of the node's moves (see [`MovePicker`]): a forced block;
+    /// else the table's move, when it may be played here; else all of them.
+    fn first_stage(&self, n: &Node, focus: Focus) -> First {
+        if !n.forced.is_none() {
+            First::Forced(n.forced)
+        } else if !n.defend_only
             && !n.tt_move.is_none()
             && (n.ply != 0 || !self.excluded.contains(&n.tt_move))
             && self.board.is_legal(n.tt_move)
-            && self.in_focus(n.tt_move, focus);
-        if !n.forced.is_none() {
-            moves.push(Scored {
-                mv: n.forced,
-                score: 0,
-            });
-            true
-        } else if tt_first {
-            moves.push(Scored {
-                mv: n.tt_move,
-                score: 0,
-            });
-            false
+            && self.in_focus(n.tt_move, focus)
+        {
+            First::TtMove
         } else {
-            self.push_scored_moves(n.ply, n.tt_move, focus, moves);
-            true
+            First::All
         }
     }
 
@@ -376,13 +460,12 @@ impl<E: Evaluator> Worker<'_, E> {
     fn search_moves(&mut self, n: &Node, alpha: Score, beta: Score) -> Result<(Score, Pos), Score> {
         // this ply's list, kept between nodes (a child uses the next ply's)
         let mut moves = std::mem::take(&mut self.move_lists[n.ply]);
-        moves.clear();
         let found = self.search_move_list(n, alpha, beta, &mut moves);
         self.move_lists[n.ply] = moves;
         found
     }
 
-    /// [`Worker::search_moves`] with the list to fill, `moves`, empty.
+    /// [`Worker::search_moves`] with the ply's list to fill, `moves`.
     fn search_move_list(
         &mut self,
         n: &Node,
@@ -390,13 +473,14 @@ impl<E: Evaluator> Worker<'_, E> {
         beta: Score,
         moves: &mut Vec<Scored>,
     ) -> Result<(Score, Pos), Score> {
-        let (me, mut depth, ply) = (self.board.side(), n.depth, n.ply);
+        let (mut depth, ply) = (n.depth, n.ply);
         let focus = if n.forced.is_none() && !self.caro {
             self.focus(n.defend_only)
         } else {
             Focus::All
         };
-        let mut generated = self.first_moves(n, focus, moves);
+        let first = self.first_stage(n, focus);
+        let mut picker = MovePicker::new(self, ply, first, n.tt_move, focus, moves);
         if moves.is_empty() {
             // nothing stops the threat (or no legal move): lost
             return Err(mated_in(ply + 2));
@@ -410,73 +494,27 @@ impl<E: Evaluator> Worker<'_, E> {
         // extension alone +11.2, each +/- 13); a quarter-ply TT-move extension at PV nodes
         // -67 [-81, -54].)
         let extension = i32::from(
-            generated
+            picker.all_generated()
                 && (moves.len() == 1
                     || (n.defend_only
                         && moves.len() <= self.params.defend_ext_moves as usize
-                        && ply < 24))
+                        && ply < DEFEND_EXT_MAX_PLY))
                 && ply < MAX_PLY / 2,
         );
         let mut best = -INFINITE;
         let mut best_move = Pos::NONE;
         let mut tried = [Pos::NONE; MAX_MALUS_MOVES];
         let mut tried_n = 0;
-        let futile = !n.pv
-            && !n.threatened
-            && depth <= 3 * ONE_PLY
-            && n.static_eval + self.params.futility_margin * depth / ONE_PLY <= alpha;
-        let plies = depth / ONE_PLY;
-        let move_count = self.move_counts.get(depth, n.improving);
-        let mut i = 0;
-        // moves[i..] is in picking order from here on (the same order pick_best gives)
-        let mut sorted = false;
-        loop {
-            if i == moves.len() {
-                if generated {
-                    break;
-                }
-                generated = true;
-                let start = moves.len();
-                self.push_scored_moves(ply, n.tt_move, focus, moves);
-                // the table's move was searched first; the rest keep their cell order
-                if let Some(j) = moves[start..].iter().position(|m| m.mv == n.tt_move) {
-                    moves.remove(start + j);
-                }
-                if i == moves.len() {
-                    break;
-                }
-            }
-            if !sorted && i >= PICK_BEFORE_SORT && generated {
-                moves[i..].sort_unstable_by(by_pick_order);
-                sorted = true;
-            }
-            if !sorted {
-                pick_best(moves, i);
-            }
-            i += 1;
-            let i = i - 1;
-            let mv = moves[i].mv;
+        let late = LateMoves::new(self, n, alpha);
+        while let Some((i, mv)) = picker.next(self, moves) {
             let quiet = self.is_quiet(mv) && mv != n.tt_move;
-            if i > 0 && !n.threatened && !n.exact && best > -WIN_MIN {
-                // Move-count pruning: once a move that does not lose is in hand, moves this
-                // late in the order are skipped unless they make a four; fewer when not
-                // improving (+31, -4..+67, at 100 ms a move). Open threes pruned too: making
-                // them exempt solved no more of `tests/data/tactics_avoid*.txt` (47 of 113
-                // at 200 ms, the shipped build 51 to 56).
-                if ply > 0 && i >= move_count && self.board.threat(me, mv) < Threat::Block4 {
-                    continue;
-                }
-                // Late quiet moves near the leaves almost never matter. (Skipping those with a
-                // bad history at depth <= 3 as well, session 21, commit 62d700e: below -500 a
-                // ply -8 [-18, +1], below -2,000 a ply +5 [-0, +10] (it rarely fires), at
-                // 40,000 nodes a move. Session 22, commit 40a24ad, the same way: moves with
-                // no class for either colour skipped below 4 plies, Rapfi's trivial-move
-                // pruning, -2 [-7, +4]; facing an open-four threat, our own delaying fours far
-                // from both last moves skipped below 4 plies and else up to 3 plies more
-                // reduced -10 [-23, +2], the reduction alone -14 [-27, -1].)
-                if quiet && !n.pv && ((plies <= 6 && i >= (3 + plies * plies) as usize) || futile) {
-                    continue;
-                }
+            if i > 0
+                && !n.threatened
+                && !n.exact
+                && best > -WIN_MIN
+                && late.prunes(self, n, i, mv, quiet)
+            {
+                continue;
             }
             let new_depth = depth - ONE_PLY + extension * ONE_PLY;
             let score = self.search_move(n, mv, i, new_depth, alpha, beta);
@@ -492,7 +530,7 @@ impl<E: Evaluator> Worker<'_, E> {
                 best_move = mv;
                 if score > alpha {
                     alpha = score;
-                    if n.pv {
+                    if n.kind.is_pv() {
                         self.update_pv(ply, mv);
                     }
                     if score >= beta {
@@ -501,8 +539,8 @@ impl<E: Evaluator> Worker<'_, E> {
                     }
                     // Alpha raised: the moves still to come must beat a real score, so
                     // they get a ply less.
-                    if depth > 2 * ONE_PLY
-                        && depth < 12 * ONE_PLY
+                    if depth > ALPHA_RAISE_MIN_DEPTH
+                        && depth < ALPHA_RAISE_MAX_DEPTH
                         && !is_mate_score(score)
                         && !n.exact
                     {
@@ -538,7 +576,7 @@ impl<E: Evaluator> Worker<'_, E> {
         };
         self.board.make(mv);
         let score = if i == 0 {
-            -self.search(new_depth, -beta, -alpha, ply + 1, n.pv, !n.pv && !n.cut)
+            -self.search(new_depth, -beta, -alpha, ply + 1, n.kind.first_child())
         } else {
             let mut r = 0;
             if n.depth >= 2 * ONE_PLY && !n.exact {
@@ -546,12 +584,12 @@ impl<E: Evaluator> Worker<'_, E> {
                 if n.tt_pv {
                     r -= self.params.lmr_ttpv;
                 }
-                if n.pv {
+                if n.kind.is_pv() {
                     r -= self.params.lmr_pv;
                 } else if !n.improving {
                     r += self.params.lmr_not_improving;
                 }
-                if n.cut {
+                if n.kind.is_cut() {
                     r += self.params.lmr_cut;
                 }
                 // (An attack, an open three or better, a ply less reduced: -26 [-40, -12] at
@@ -568,13 +606,13 @@ impl<E: Evaluator> Worker<'_, E> {
                 r = r.clamp(-self.params.lmr_deeper, new_depth.max(0));
             }
             self.prior_r[ply + 1] = r;
-            let mut score = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1, false, true);
+            let mut score = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1, NodeKind::Cut);
             self.prior_r[ply + 1] = 0;
             if score > alpha && r > 0 {
-                score = -self.search(new_depth, -alpha - 1, -alpha, ply + 1, false, !n.cut);
+                score = -self.search(new_depth, -alpha - 1, -alpha, ply + 1, n.kind.later_child());
             }
-            if score > alpha && score < beta && n.pv {
-                score = -self.search(new_depth, -beta, -alpha, ply + 1, true, false);
+            if score > alpha && score < beta && n.kind.is_pv() {
+                score = -self.search(new_depth, -beta, -alpha, ply + 1, NodeKind::Pv);
             }
             score
         };

@@ -7,6 +7,24 @@ use super::{Depth, ONE_PLY};
 use crate::eval::Score;
 use crate::rules::Rule;
 
+/// The search's fixed numbers, beside the tunable ones below. Each has been where it is
+/// since the search took its shape; the comments at their uses say what was measured.
+///
+/// Nodes at depth up to this skip their late quiet moves when far below alpha (futility).
+pub const FUTILITY_MAX_DEPTH: Depth = 3 * ONE_PLY;
+/// Late quiet moves are skipped at up to this many plies, from move 3 + plies² on.
+pub const LATE_QUIET_MAX_PLIES: i32 = 6;
+/// Once alpha rises at a node deeper than the first and shallower than the second, the
+/// moves still to come are searched a ply shallower.
+pub const ALPHA_RAISE_MIN_DEPTH: Depth = 2 * ONE_PLY;
+pub const ALPHA_RAISE_MAX_DEPTH: Depth = 12 * ONE_PLY;
+/// The few answers to an open-four threat are extended up to this ply.
+pub const DEFEND_EXT_MAX_PLY: usize = 24;
+/// The null move's reduction: this many plies, and one more for every
+/// [`NULL_REDUCTION_PER`] plies of depth.
+pub const NULL_REDUCTION_BASE: i32 = 2;
+pub const NULL_REDUCTION_PER: i32 = 4;
+
 /// Margins and reduction terms of the search. Integers, so that a tuner's values round
 /// the same way every time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

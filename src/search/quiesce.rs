@@ -7,7 +7,7 @@
 //! tried, as a threat sequence is played: fours anywhere on the board made the quiescence
 //! most of the tree (60 % of the nodes over `bench 12`).
 
-use super::{Depth, Worker, ONE_PLY};
+use super::{Depth, NodeKind, Worker, ONE_PLY};
 use crate::board::{Pos, DIR_OFFSETS, STRIDE};
 use crate::eval::{Evaluator, Score};
 use crate::pattern::Threat;
@@ -101,7 +101,7 @@ impl<E: Evaluator> Worker<'_, E> {
         for &(_, p) in &fours {
             self.tt.prefetch(self.board.hash_after(p));
             self.board.make(p);
-            let score = -self.search(depth - ONE_PLY, -beta, -alpha, ply + 1, false, false);
+            let score = -self.search(depth - ONE_PLY, -beta, -alpha, ply + 1, NodeKind::All);
             self.board.undo();
             if self.aborted {
                 break;

@@ -1,10 +1,20 @@
 //! The root: immediate wins and forced blocks, the threat-space probes, then iterative
 //! deepening with aspiration windows.
 
-use super::{time, Focus, Iteration, SearchResult, Worker, MAX_DEPTH, ONE_PLY};
+use super::{time, Focus, Iteration, NodeKind, SearchResult, Worker, MAX_DEPTH, ONE_PLY};
 use crate::board::Pos;
 use crate::eval::{self, is_mate_score, mate_in, mated_in, Evaluator, Score, INFINITE};
 use crate::pattern::Threat;
+
+/// What the root knows before iterative deepening.
+#[derive(Clone, Copy)]
+enum AtRoot {
+    /// The move, its score and the depth to report: no search.
+    Decided(Pos, Score, i32),
+    /// The one block of the opponent's five: searched only for its value.
+    Forced(Pos),
+    Open,
+}
 
 impl<E: Evaluator> Worker<'_, E> {
     /// Whether an iteration of `depth` already reached the full board on every line (the
@@ -16,7 +26,7 @@ impl<E: Evaluator> Worker<'_, E> {
     /// A root search in a narrow window around the last score, widened on failure.
     fn aspiration(&mut self, depth: i32, prev: Score, swing: Score) -> Score {
         if depth < 5 || is_mate_score(prev) {
-            return self.search(depth * ONE_PLY, -INFINITE, INFINITE, 0, true, false);
+            return self.search(depth * ONE_PLY, -INFINITE, INFINITE, 0, NodeKind::Pv);
         }
         // The score swings between iterations (odd and even depths most): a window narrower
         // than the last swing mostly fails. Widening from the bound the search returned
@@ -28,7 +38,7 @@ impl<E: Evaluator> Worker<'_, E> {
         let mut failed_high = 0;
         loop {
             let d = research_depth(depth, failed_high, self.params.asp_fh);
-            let score = self.search(d * ONE_PLY, lo, hi, 0, true, false);
+            let score = self.search(d * ONE_PLY, lo, hi, 0, NodeKind::Pv);
             if self.aborted {
                 return score;
             }
@@ -58,7 +68,6 @@ impl<E: Evaluator> Worker<'_, E> {
         start_helpers: &mut dyn FnMut(&Self),
     ) -> SearchResult {
         let me = self.board.side();
-        let opp = me.opponent();
         let mut result = SearchResult {
             best: None,
             score: 0,
@@ -83,108 +92,134 @@ impl<E: Evaluator> Worker<'_, E> {
         let Some(first) = moves.first().map(|m| m.mv).or(fallback) else {
             return result;
         };
-        result.best = Some(first);
-        result.pv = vec![first];
-        let finish = |w: &Worker<E>, mut r: SearchResult| {
-            r.nodes = w.total_nodes();
-            r.elapsed_ms = w.elapsed_ms();
-            r.seldepth = r.seldepth.max(w.seldepth);
-            r
+        // A five now; else the opponent's five to block; else our forced win.
+        let at_root = match moves.iter().find(|m| self.board.is_win_move(me, m.mv)) {
+            Some(m) => AtRoot::Decided(m.mv, mate_in(1), 1),
+            None => self.root_block(first),
         };
-        // A five now.
-        if let Some(m) = moves.iter().find(|m| self.board.is_win_move(me, m.mv)) {
-            result.best = Some(m.mv);
-            result.pv = vec![m.mv];
-            result.score = mate_in(1);
-            result.depth = 1;
-            return finish(self, result);
-        }
-        // The opponent's five must be blocked: with one five point there is one move.
-        if self.board.count(opp, Threat::Five) > 0 && !self.caro {
-            let mut cells = Vec::new();
-            self.five_cells(opp, &mut cells);
-            let legal: Vec<Pos> = cells
-                .iter()
-                .copied()
-                .filter(|&p| self.board.is_legal(p) && !self.excluded.contains(&p))
-                .collect();
-            if let Some(&block) = legal.first() {
-                result.best = Some(block);
-                result.pv = vec![block];
-                if cells.len() >= 2 {
-                    result.score = mated_in(2);
-                    return finish(self, result);
+        let at_root = match at_root {
+            AtRoot::Decided(..) => at_root,
+            _ => {
+                // The helpers search from here on, while this thread runs the threat probes
+                // (about a tenth of a short turn): from every candidate, as the probes may
+                // yet narrow them.
+                start_helpers(self);
+                match self.root_win() {
+                    Some((mv, n)) => AtRoot::Decided(mv, mate_in(n as usize), 1),
+                    None => at_root,
                 }
-                // The move is forced: where the time saved stays on the game clock, a short
-                // search only to report its value; under a turn limit alone the whole turn,
-                // whose table and histories the next move's search starts from.
-                if self.limits.spare_time_carries {
-                    let elapsed = self.elapsed_ms();
-                    self.limits.soft_ms = self.limits.soft_ms.map(|s| elapsed + s / 10);
-                    self.limits.hard_ms = self.limits.hard_ms.map(|h| h.min(elapsed + h / 5));
+            }
+        };
+        let best = match at_root {
+            AtRoot::Decided(mv, score, depth) => {
+                (result.score, result.depth) = (score, depth);
+                mv
+            }
+            AtRoot::Forced(block) => block,
+            // The opponent's win by continuous fours, or by threats, if we let it: search
+            // only the moves that stop it.
+            AtRoot::Open => {
+                let all: Vec<Pos> = moves.iter().map(|m| m.mv).collect();
+                match self.root_defences(&all) {
+                    Some(safe) => {
+                        let best = safe[0];
+                        self.root_moves = safe;
+                        best
+                    }
+                    None => first,
                 }
-            } else {
-                result.score = mated_in(2);
-                return finish(self, result);
             }
+        };
+        result.best = Some(best);
+        result.pv = vec![best];
+        if matches!(at_root, AtRoot::Decided(..)) {
+            return self.finish(result);
         }
-        // The helpers search from here on, while this thread runs the threat probes (about a
-        // tenth of a short turn): from every candidate, as the probes may yet narrow them.
-        start_helpers(self);
-        // A forced win by continuous fours, else by threes and fours.
-        if !self.caro && self.board.count(opp, Threat::Five) == 0 {
-            let vcf = if self.board.has_four_move(me) {
-                self.vcf_root()
-            } else {
-                None
-            };
-            let allowed =
-                |w: &Self, win: Option<(Pos, u32)>| win.filter(|(mv, _)| !w.excluded.contains(mv));
-            let vcf = allowed(self, vcf);
-            let win = match vcf {
-                Some(w) => Some(w),
-                None => {
-                    let vct = self.vct_root();
-                    allowed(self, vct)
-                }
-            };
-            if let Some((mv, n)) = win {
-                result.best = Some(mv);
-                result.pv = vec![mv];
-                result.score = mate_in(n as usize);
-                result.depth = 1;
-                return finish(self, result);
-            }
-        }
-
-        // The opponent's win by continuous fours, or by threats, if we let it: search only
-        // the moves that stop it.
-        if !self.caro && self.board.count(opp, Threat::Five) == 0 {
-            let mut all: Vec<Pos> = moves.iter().map(|m| m.mv).collect();
-            if let Some(safe) = self.vcf_defences(&all) {
-                all = safe;
-            }
-            if let Some(safe) = self.vct_defences(&all) {
-                all = safe;
-            }
-            if all.len() < moves.len() {
-                result.best = Some(all[0]);
-                result.pv = vec![all[0]];
-                self.root_moves = all;
-            }
-        }
-
         if self.limits.multipv > 1 {
             self.iterate_multipv(&mut result, on_iteration);
         } else {
             self.iterate(&mut result, first, on_iteration);
         }
-
         // Belt and braces: never answer an illegal move.
         if !result.best.is_some_and(|p| self.board.is_legal(p)) {
             result.best = moves.first().map(|m| m.mv).or(fallback);
         }
-        finish(self, result)
+        self.finish(result)
+    }
+
+    /// `r` with this search's nodes, time and selective depth.
+    fn finish(&self, mut r: SearchResult) -> SearchResult {
+        r.nodes = self.total_nodes();
+        r.elapsed_ms = self.elapsed_ms();
+        r.seldepth = r.seldepth.max(self.seldepth);
+        r
+    }
+
+    /// The opponent's five must be blocked. Two five points, or none we may play, decide the
+    /// move at once (lost; `first` when nothing blocks); one is the move. A forced block still
+    /// searches, only to report its value where the time saved stays on the game clock;
+    /// under a turn limit alone the whole turn, whose table and histories the next move's
+    /// search starts from.
+    fn root_block(&mut self, first: Pos) -> AtRoot {
+        let opp = self.board.side().opponent();
+        if self.board.count(opp, Threat::Five) == 0 || self.caro {
+            return AtRoot::Open;
+        }
+        let mut cells = Vec::new();
+        self.five_cells(opp, &mut cells);
+        let legal = cells
+            .iter()
+            .copied()
+            .find(|&p| self.board.is_legal(p) && !self.excluded.contains(&p));
+        match legal {
+            Some(block) if cells.len() >= 2 => AtRoot::Decided(block, mated_in(2), 0),
+            Some(block) => {
+                if self.limits.spare_time_carries {
+                    let elapsed = self.elapsed_ms();
+                    self.limits.soft_ms = self.limits.soft_ms.map(|s| elapsed + s / 10);
+                    self.limits.hard_ms = self.limits.hard_ms.map(|h| h.min(elapsed + h / 5));
+                }
+                AtRoot::Forced(block)
+            }
+            None => AtRoot::Decided(first, mated_in(2), 0),
+        }
+    }
+
+    /// Our forced win by continuous fours, else by threes and fours: its first move and
+    /// length (not a move the search must not play).
+    fn root_win(&mut self) -> Option<(Pos, u32)> {
+        let opp = self.board.side().opponent();
+        if self.caro || self.board.count(opp, Threat::Five) > 0 {
+            return None;
+        }
+        let allowed =
+            |w: &Self, win: Option<(Pos, u32)>| win.filter(|(mv, _)| !w.excluded.contains(mv));
+        let vcf = if self.board.has_four_move(self.board.side()) {
+            self.vcf_root()
+        } else {
+            None
+        };
+        allowed(self, vcf).or_else(|| {
+            let vct = self.vct_root();
+            allowed(self, vct)
+        })
+    }
+
+    /// The moves of `all` that stop the opponent's win by continuous fours, or by threats,
+    /// when not all of them do.
+    fn root_defences(&mut self, all: &[Pos]) -> Option<Vec<Pos>> {
+        let opp = self.board.side().opponent();
+        if self.caro || self.board.count(opp, Threat::Five) > 0 {
+            return None;
+        }
+        let mut safe = all.to_vec();
+        if let Some(s) = self.vcf_defences(&safe) {
+            safe = s;
+        }
+        if let Some(s) = self.vct_defences(&safe) {
+            safe = s;
+        }
+        (safe.len() < all.len()).then_some(safe)
     }
 
     /// Iterative deepening from depth 1 until a limit, a proven result or a full board.

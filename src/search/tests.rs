@@ -1,6 +1,7 @@
 use super::*;
 use crate::board::Board;
 use crate::eval::{INFINITE, WIN_MIN};
+use ordering::{by_pick_order, pick_best, PICK_BEFORE_SORT};
 
 /// Limits of `depth` plies and nothing else.
 fn to_depth(depth: i32) -> Limits {
