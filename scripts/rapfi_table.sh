@@ -1,6 +1,6 @@
 #!/bin/bash
-# The README's table against Rapfi: per rule (freestyle 15 and 20, standard, renju) the first 30
-# openings of --seed 7 and 60 drawn by --shuffle --seed 11, each played twice, at 200 ms a move;
+# The README's table against Rapfi: per rule (freestyle 15 and 20, standard, renju) the file's
+# first 30 openings and 60 drawn by --shuffle --seed 11, each played twice, at 200 ms a move;
 # then freestyle 15 at 1 s a move, 30 games. All nine matches run at once, 16 games in all, so
 # give it 16 cores: on fewer, the engines share cores and their clocks suffer.
 #

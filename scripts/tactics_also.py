@@ -3,16 +3,16 @@
 
 Usage (from the repository root):
 
-    python3 scripts/tactics_time.py --turn-ms 1000 tests/data/tactics_caro.txt > run.log
+    python3 scripts/tactics_time.py --turn-ms 1000 tests/data/tactics_caro.txt 2> run.log
     python3 scripts/tactics_also.py tests/data/tactics_caro.txt run.log \
-        [--engine target/release/pbrain-rensa] [--turn-ms 3000] >> ALSO.txt
+        [--engine target/release/pbrain-rensa] [--turn-ms 3000] [--build NAME] >> ALSO.txt
 
 For every case of kind vcf or vct that the run missed, the engine's move is played and the
 engine searches the opponent's reply for --turn-ms (a fresh process, as scripts/tactics_time.py
 asks it). When the opponent's last reported score is a mate against itself
 (`ev -M...`), the move wins as well, and a line `CASE x,y  # note` is written: the format
 `tests/data/gen_tactics_caro.py --merge-also` reads. That is a long search of Rensa, not an
-exhaustive threat search, so the note says which build and how long. Python 3 stdlib only.
+exhaustive threat search, so the note says how long, and which build as --build NAME. Python 3 stdlib only.
 """
 
 import argparse

@@ -10,7 +10,7 @@
 #   bash scripts/windows.sh package    write the Gomocup ZIP to dist/ and print its size
 #   bash scripts/windows.sh ci         deps + build + test + package, every step and the whole bounded
 #                                      in time; non-zero exit when anything fails
-#   bash scripts/windows.sh startup [N] [--fresh-prefix]
+#   bash scripts/windows.sh startup [N [--fresh-prefix]]
 #                                      measure wine start-up overhead against the Linux binary
 #   bash scripts/windows.sh check F.exe  run the exe checks (name, PE32+, console, DLLs, size) on F.exe
 #

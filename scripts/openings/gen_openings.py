@@ -7,10 +7,12 @@ versions (each opening played twice, colours swapped, by
 /work/shared/tools/referee.py --openings FILE) measures strength rather than
 opening luck.  Python 3 stdlib only; deterministic for a given engine and flags.
 
-  python3 scripts/openings/gen_openings.py --engine .device/rensa-01 --rule 0 \
-      --count 250 --window 75 > scripts/openings/freestyle-15.txt      (about 18 min)
-  python3 scripts/openings/gen_openings.py --engine .device/rensa-01 --rule 4 \
-      --count 250 --window 75 > scripts/openings/renju-15.txt          (about 16 min)
+  python3 scripts/openings/gen_openings.py --engine target/release/pbrain-rensa --rule 0 \
+      --count 250 --window 100 --depth 13 --prefilter 600 > scripts/openings/freestyle-15-v2.txt
+  python3 scripts/openings/gen_openings.py --engine target/release/pbrain-rensa --rule 4 \
+      --count 250 --window 100 --depth 13 --prefilter 600 > scripts/openings/renju-15-v2.txt
+
+(the v2 files; scripts/openings/README.md has the v1 commands and why v2 replaced them)
 
 Method
   1. Candidates: with random.Random(--seed), choose a stone count from --stones

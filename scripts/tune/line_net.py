@@ -2,8 +2,10 @@
 """Fits a line-shape value network (the shape of Rapfi's Mix6: a learned vector for every
 cell's line window in each of the four directions, summed per cell, clipped, pooled over the
 board, then a small MLP) to Rensa's search scores, and reports its held-out error beside the
-shipped network's. An experiment for issue 11, not a trainer of shipped weights: the engine
-has no inference for this model yet (see scripts/tune/README.md, "A line-shape network").
+shipped network's. An experiment for issue 11, not a trainer of shipped weights: `--export`
+(with `--dim 32`, the only width src/cells/line.rs reads) writes weights that only a build with
+`--features line-net` plays; the default build ignores them (see scripts/tune/README.md, "A
+line-shape network").
 
     pip install -r scripts/tune/requirements.txt
     cargo build --release --example eval_dump
@@ -112,7 +114,7 @@ def main():
     ap.add_argument("--scale", type=float,
                     help="the shipped values' scale under --residual (default: the best fit); "
                          "the engine plays scale x shipped + the correction")
-    ap.add_argument("--export", metavar="FILE", help="write the trained weights for the engine (src/cells/line.rs)")
+    ap.add_argument("--export", metavar="FILE", help="write the trained weights for the engine (src/cells/line.rs; needs --dim 32)")
     ap.add_argument("--dump", metavar="FILE",
                     help="write 'position shipped correction' for the first 2,000 validation positions, "
                          "the correction in evaluation units (to check the engine's inference)")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Retrains every shipped weight file from the data in scripts/tune/data/ and checks each
 # against the file in src/, byte for byte: the fitted cell tables (src/cells/freestyle.rs,
-# src/cells/renju.rs) and the four networks (src/cells/net/*.bin). The fits are
+# src/cells/renju.rs) and the five networks (src/cells/net/*.bin: freestyle, standard,
+# renju, caro, caro-exact). The fits are
 # deterministic, so a difference means the trainers, the classifier or the classical
 # evaluation they start from changed since the shipped files were made.
 #

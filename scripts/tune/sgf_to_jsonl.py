@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Game records from c-gomoku-cli's SGF files as referee-style JSON lines, for label_games and
 the trainers (examples/common/games.rs reads rule, size, moves, opening_plies, result, pair).
+Each game is its own pair (c-gomoku-cli's SGF does not say which games share an opening), so
+the train/validation split may part an opening's two games.
 
     python3 scripts/tune/sgf_to_jsonl.py games.sgf... > games.jsonl
 
