@@ -46,7 +46,10 @@ impl Color {
 pub struct Pos(pub(crate) u16);
 
 impl Pos {
-    /// No move (also used for a pass in the history).
+    /// No move, in the packed places where an `Option` would not fit or cost: the
+    /// transposition table's 16 bits, the search's fixed killer and PV arrays (filled
+    /// before use), a null move's pass in the board's history, and the continuation
+    /// history's row for "no earlier move". Everywhere else no move is `Option<Pos>`.
     pub const NONE: Pos = Pos(0);
 
     #[inline]

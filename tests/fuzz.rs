@@ -567,7 +567,7 @@ fn binary_survives_hostile_input() {
         .new_tree(&mut runner)
         .expect("generating bytes")
         .current();
-    let mut e = common::Engine::spawn();
+    let mut e = common::Engine::binary();
     e.send_all(&[
         "INFO timeout_turn 10",
         "INFO max_node 3000",

@@ -1,30 +1,29 @@
-//! `pbrain-rensa play` driven through piped stdin, as a person would type.
+//! `pbrain-rensa play` fed as a person would type through a pipe: in-process, its options
+//! parsed as the command line parses them; one test runs the binary for its exit status and
+//! help (`play_pty.rs` runs it on a terminal).
 
-use std::io::Write;
+use clap::Parser;
 use std::process::{Command, Stdio};
 
-/// Runs `play` with `args`, feeding `input`; returns (exit ok, stdout).
+#[derive(Parser)]
+struct PlayCommand {
+    #[command(flatten)]
+    args: rensa::play::cli::Args,
+}
+
+/// Runs `play` with `args`, feeding `input` (a pipe: no colour, moves echoed); returns
+/// (ended without an error, what it printed).
 fn play(args: &[&str], input: &[u8]) -> (bool, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-rensa"))
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start pbrain-rensa");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    // write from a thread: the output pipe must be read at the same time
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let out = child.wait_with_output().expect("run pbrain-rensa");
-    writer.join().unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    let parsed = PlayCommand::try_parse_from(std::iter::once("play").chain(args.iter().copied()));
+    let Ok(PlayCommand { args }) = parsed else {
+        return (false, String::new());
+    };
+    let Ok(opts) = rensa::play::cli::options(&args, false, true) else {
+        return (false, String::new());
+    };
+    let mut out = Vec::new();
+    let ok = rensa::play::run(opts, &mut &input[..], &mut out, &mut std::io::sink()).is_ok();
+    (ok, String::from_utf8_lossy(&out).into_owned())
 }
 
 /// A move list file in the temp folder, unique to this test.
@@ -273,6 +272,7 @@ fn bad_options_are_refused_with_help() {
             .output()
             .unwrap();
         assert!(!out.status.success(), "{args:?}");
+        assert!(!play(args, b"").0, "{args:?} in-process");
     }
     let out = Command::new(env!("CARGO_BIN_EXE_pbrain-rensa"))
         .args(["play", "--help"])

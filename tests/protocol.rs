@@ -586,7 +586,7 @@ fn end_exits_promptly_and_silently() {
     e.send("END");
     let st = e.wait_exit(Duration::from_millis(1000));
     assert!(st.is_some(), "no exit within 1 s of END");
-    assert!(st.unwrap().success(), "{st:?}");
+    assert!(st.as_ref().is_some_and(Exit::success), "{st:?}");
     eprintln!("END took {:?}", t.elapsed());
     assert!(e.drain(Duration::from_millis(100)).is_empty());
 }
@@ -618,7 +618,7 @@ fn end_of_input_exits() {
     let mut e = game(15);
     e.close_stdin();
     let st = e.wait_exit(Duration::from_secs(2));
-    assert!(st.is_some_and(|s| s.success()), "{st:?}");
+    assert!(st.as_ref().is_some_and(|s| s.success()), "{st:?}");
 }
 
 #[test]

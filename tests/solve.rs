@@ -1,10 +1,28 @@
-//! `pbrain-rensa solve` against published values of m,n,k-games.
+//! `pbrain-rensa solve` against published values of m,n,k-games: in-process, its options
+//! parsed as the command line parses them.
 
-mod common;
+use clap::Parser;
 
-/// Runs `solve` and returns (exit ok, stdout, stderr).
+#[derive(Parser)]
+struct SolveCommand {
+    #[command(flatten)]
+    args: rensa::solve::cli::Args,
+}
+
+/// Runs `solve` and returns (ok, the report, the error).
 fn solve(args: &[&str]) -> (bool, String, String) {
-    common::run_binary(&[&["solve"], args].concat())
+    let parsed = SolveCommand::try_parse_from(std::iter::once("solve").chain(args.iter().copied()));
+    let args = match parsed {
+        Ok(c) => c.args,
+        Err(e) => return (false, String::new(), e.to_string()),
+    };
+    let (mut out, mut status) = (Vec::new(), Vec::new());
+    let r = rensa::solve::cli::report(&args, &mut out, &mut status);
+    let mut err = String::from_utf8_lossy(&status).into_owned();
+    if let Err(e) = r.as_ref() {
+        err += &format!("{e:#}");
+    }
+    (r.is_ok(), String::from_utf8_lossy(&out).into_owned(), err)
 }
 
 fn field<'a>(out: &'a str, name: &str) -> &'a str {

@@ -49,8 +49,8 @@ fn timed_board(e: &mut Engine, stones: &[String]) -> ((i64, i64), Duration) {
 /// `moves` answers have been timed (a finished game starts again with RESTART). Returns the
 /// time of every answer.
 fn self_play(size: usize, rule: u32, turn_ms: u64, moves: usize) -> Vec<Duration> {
-    let mut a = Engine::with_game(size, rule, turn_ms);
-    let mut b = Engine::with_game(size, rule, turn_ms);
+    let mut a = Engine::binary_game(size, rule, turn_ms);
+    let mut b = Engine::binary_game(size, rule, turn_ms);
     let mut times = Vec::new();
     'games: while times.len() < moves {
         let mut g = Grid::new(size, size);
@@ -151,7 +151,7 @@ const MIDGAME: &str = "
 fn timeout_turn_0_answers_within_200ms() {
     let limit = Duration::from_millis(200);
     for rule in [0, 4] {
-        let mut e = Engine::with_game(15, rule, 0);
+        let mut e = Engine::binary_game(15, rule, 0);
         let (m, t) = timed_board(&mut e, &diagram_board(MIDGAME));
         assert!(on_board(m, 15, 15));
         assert!(t <= limit, "rule {rule}: BOARD answered after {} ms", ms(t));
@@ -170,7 +170,7 @@ fn first_move_with_rule_set_up_is_quick() {
     // START, INFO rule and the first BOARD back to back, as a manager sends them: any
     // per-rule set-up the engine does is charged to this first move
     for rule in [0, 1, 4, 8, 9] {
-        let mut e = Engine::spawn();
+        let mut e = Engine::binary();
         e.start(15);
         e.send(&format!("INFO rule {rule}"));
         e.send("INFO timeout_turn 0");
@@ -192,7 +192,7 @@ fn the_first_move_from_start_up_takes_at_most_half_the_turn() {
     for turn in [200u64, 1000] {
         for rule in [0, 1, 4] {
             let t = Instant::now();
-            let mut e = Engine::spawn();
+            let mut e = Engine::binary();
             e.send_all(&[
                 "START 15".to_string(),
                 format!("INFO timeout_turn {turn}"),
@@ -219,7 +219,7 @@ fn the_first_move_from_start_up_takes_at_most_half_the_turn() {
 #[test]
 #[ignore = "timing: run apart, one at a time (.ci/run)"]
 fn negative_time_left_with_a_match_limit_answers_quickly() {
-    let mut e = Engine::with_game(15, 0, 5000);
+    let mut e = Engine::binary_game(15, 0, 5000);
     e.send("INFO timeout_match 120000");
     e.send("INFO time_left -300");
     let (m, t) = timed_board(&mut e, &diagram_board(MIDGAME));
@@ -244,7 +244,7 @@ fn negative_time_left_with_a_match_limit_answers_quickly() {
 fn small_time_left_limits_the_move() {
     // 30 s turns, but only 1 s left for the rest of the game: the move must come well
     // inside that second (the budget spreads it over many moves)
-    let mut e = Engine::with_game(15, 0, 30_000);
+    let mut e = Engine::binary_game(15, 0, 30_000);
     e.send("INFO timeout_match 180000");
     e.send("INFO time_left 1000");
     let (_, t) = timed_board(&mut e, &diagram_board(MIDGAME));
@@ -261,7 +261,7 @@ fn small_time_left_limits_the_move() {
 #[ignore = "timing: run apart, one at a time (.ci/run)"]
 fn time_left_without_a_match_limit_is_still_respected() {
     // Some managers send time_left with timeout_match 0; a positive value is still a limit
-    let mut e = Engine::with_game(15, 0, 30_000);
+    let mut e = Engine::binary_game(15, 0, 30_000);
     e.send("INFO time_left 800");
     let (_, t) = timed_board(&mut e, &diagram_board(MIDGAME));
     eprintln!("0.8 s left, no match limit: {} ms", ms(t));
@@ -278,7 +278,7 @@ fn time_left_without_a_match_limit_is_still_respected() {
 fn unlimited_time_left_does_not_shorten_a_turn_limit() {
     // time_left 2147483647 means "no match limit": the turn limit alone governs, so a
     // 300 ms turn is answered within 300 ms + tolerance (and not instantly broken)
-    let mut e = Engine::with_game(15, 0, 300);
+    let mut e = Engine::binary_game(15, 0, 300);
     e.send("INFO timeout_match 0");
     e.send("INFO time_left 2147483647");
     let (m, t) = timed_board(&mut e, &diagram_board(MIDGAME));
@@ -291,7 +291,7 @@ fn unlimited_time_left_does_not_shorten_a_turn_limit() {
 #[test]
 #[ignore = "timing: run apart, one at a time (.ci/run)"]
 fn turn_limit_is_kept_at_1_second() {
-    let mut e = Engine::with_game(15, 0, 1000);
+    let mut e = Engine::binary_game(15, 0, 1000);
     let (_, t) = timed_board(&mut e, &diagram_board(MIDGAME));
     eprintln!("1 s turn answered after {} ms", ms(t));
     // the quiet position is searched for a while: the move is not instant

@@ -154,25 +154,26 @@ impl Work {
         let mut best: Option<(Vec<Pos>, Score)> = None;
         for &a in &firsts {
             self.board.make(a);
-            let seconds = if n == 2 {
-                crate::search::ranked_moves(&self.board, BALANCE_CANDIDATES)
+            let seconds: Vec<Option<Pos>> = if n == 2 {
+                let ranked = crate::search::ranked_moves(&self.board, BALANCE_CANDIDATES);
+                ranked.into_iter().map(Some).collect()
             } else {
-                vec![Pos::NONE]
+                vec![None]
             };
             for &b in &seconds {
-                if !b.is_none() {
+                if let Some(b) = b {
                     self.board.make(b);
                 }
                 let limits = limits_for(&self.board, &share);
                 let r = self.think(&limits, &[], &mut |_| {});
-                let stones: Vec<Pos> = [a, b].into_iter().filter(|p| !p.is_none()).collect();
+                let stones: Vec<Pos> = std::iter::once(a).chain(b).collect();
                 if best
                     .as_ref()
                     .is_none_or(|(_, v)| (r.score - bias).abs() < (v - bias).abs())
                 {
                     best = Some((stones, r.score));
                 }
-                if !b.is_none() {
+                if b.is_some() {
                     self.board.undo();
                 }
                 if self.control.stopped() {

@@ -62,6 +62,23 @@ fn parse_size(s: &str) -> Result<(usize, usize)> {
 /// Runs `pbrain-rensa play` with its parsed options.
 pub fn main(a: Args) -> Result<()> {
     use std::io::IsTerminal;
+    let color = !a.no_color && std::io::stdout().is_terminal();
+    let opts = options(&a, color, !std::io::stdin().is_terminal())?;
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    let stderr = std::io::stderr();
+    let mut status: Box<dyn Write> = if stderr.is_terminal() {
+        Box::new(stderr.lock())
+    } else {
+        Box::new(std::io::sink())
+    };
+    super::run(opts, &mut stdin.lock(), &mut stdout.lock(), &mut status)?;
+    Ok(())
+}
+
+/// The game `a` asks for; `color` when the output is a terminal, `echo` (the person's
+/// moves printed back) when the input is not.
+pub fn options(a: &Args, color: bool, echo: bool) -> Result<super::PlayOptions> {
     let (width, height) =
         parse_size(&a.size).with_context(|| format!("bad --size '{}'", a.size))?;
     if !(a.time.is_finite() && a.time >= 0.0) {
@@ -72,7 +89,7 @@ pub fn main(a: Args) -> Result<()> {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(1, |d| d.as_nanos() as u64)
     });
-    let opts = super::PlayOptions {
+    Ok(super::PlayOptions {
         width,
         height,
         rule: Rule::parse(&a.rule).map_err(|e| anyhow!(e))?,
@@ -85,17 +102,7 @@ pub fn main(a: Args) -> Result<()> {
         max_nodes: a.strength,
         variety: a.variety.then_some(seed),
         variety_margin: a.margin,
-        color: !a.no_color && std::io::stdout().is_terminal(),
-        echo: !std::io::stdin().is_terminal(),
-    };
-    let stdin = std::io::stdin();
-    let stdout = std::io::stdout();
-    let stderr = std::io::stderr();
-    let mut status: Box<dyn Write> = if stderr.is_terminal() {
-        Box::new(stderr.lock())
-    } else {
-        Box::new(std::io::sink())
-    };
-    super::run(opts, &mut stdin.lock(), &mut stdout.lock(), &mut status)?;
-    Ok(())
+        color,
+        echo,
+    })
 }

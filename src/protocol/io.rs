@@ -6,7 +6,7 @@
 
 use super::parse::{parse, Command};
 use super::{Event, Inbox, Session, MAX_QUEUED};
-use std::io::Read;
+use std::io::{Read, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::Arc;
@@ -35,17 +35,24 @@ pub fn spawn_reader<R: Read + Send + 'static>(
 
 /// The protocol on stdin and stdout: the engine's normal life.
 pub fn run_stdio() -> std::io::Result<()> {
+    let stdout = std::io::stdout();
+    run(std::io::stdin(), stdout.lock())
+}
+
+/// A whole session: the protocol read from `input` and answered on `output` until END, the
+/// end of input or a closed output. The binary runs it on stdin and stdout; the tests on
+/// in-memory pipes, the same code line for line.
+pub fn run<R: Read + Send + 'static, W: Write>(input: R, output: W) -> std::io::Result<()> {
     // The input side starts first, so each line is stamped when it arrives: a manager that
     // suspends the engine right after START charges building the engine to move 1, and the
     // move's budget must count it.
     let inbox = Inbox::default();
-    spawn_reader(std::io::stdin(), inbox.sender(), inbox.queued())?;
-    let stdout = std::io::stdout();
-    let mut session = Session::with_inbox(crate::engine::Engine::new(), stdout.lock(), inbox);
+    spawn_reader(input, inbox.sender(), inbox.queued())?;
+    let mut session = Session::with_inbox(crate::engine::Engine::new(), output, inbox);
     session.run();
-    drop(session);
-    let _ = std::io::Write::flush(&mut std::io::stdout());
-    Ok(())
+    // the searches end with the session; what it wrote is out
+    let mut output = session.into_output();
+    output.flush()
 }
 
 /// The reader's loop (see [`spawn_reader`]), on the calling thread.

@@ -315,6 +315,11 @@ impl<W: Write> Session<W> {
         &self.out
     }
 
+    /// Ends the session (its searches stopped and waited for) and hands back its output.
+    pub fn into_output(self) -> W {
+        self.out
+    }
+
     fn reply(&mut self, line: &str) -> Flow {
         // replies echo parts of the input: no control byte may reach the manager
         let clean: std::borrow::Cow<str> = if line.chars().any(char::is_control) {

@@ -706,7 +706,7 @@ pub fn ranked_moves(board: &Board, n: usize) -> Vec<Pos> {
         params: Params::for_board(board.rule(), board.width(), board.height()),
     };
     let mut w = Worker::new(board, &Limits::default(), &mut tables, shared, 0);
-    w.ordered_moves(0, Pos::NONE, Focus::All)
+    w.ordered_moves(0, None, Focus::All)
         .iter()
         .take(n)
         .map(|m| m.mv)

@@ -16,7 +16,7 @@ pub(super) enum First {
     /// The one cell that blocks the opponent's five.
     Forced(Pos),
     /// The table's move, before the others are generated.
-    TtMove,
+    TtMove(Pos),
     /// Every move at once.
     All,
 }
@@ -26,7 +26,7 @@ pub(super) enum First {
 pub(super) struct MovePicker {
     ply: usize,
     /// The table's move: ordered first, and never handed out twice.
-    tt_move: Pos,
+    tt_move: Option<Pos>,
     focus: Focus,
     /// Every move is in the list.
     generated: bool,
@@ -37,12 +37,12 @@ pub(super) struct MovePicker {
 
 impl MovePicker {
     /// Starts the picker with its first stage in `moves` (emptied first); `tt_move` is the
-    /// table's move ([`Pos::NONE`] for none).
+    /// table's move, if it has one (ordered first even where `first` does not hand it out).
     pub(super) fn new<E: Evaluator>(
         w: &mut Worker<'_, E>,
         ply: usize,
         first: First,
-        tt_move: Pos,
+        tt_move: Option<Pos>,
         focus: Focus,
         moves: &mut Vec<Scored>,
     ) -> MovePicker {
@@ -52,11 +52,9 @@ impl MovePicker {
                 moves.push(Scored { mv: p, score: 0 });
                 true
             }
-            First::TtMove => {
-                moves.push(Scored {
-                    mv: tt_move,
-                    score: 0,
-                });
+            First::TtMove(p) => {
+                debug_assert_eq!(Some(p), tt_move);
+                moves.push(Scored { mv: p, score: 0 });
                 false
             }
             First::All => {
@@ -94,7 +92,10 @@ impl MovePicker {
             let start = moves.len();
             w.push_scored_moves(self.ply, self.tt_move, self.focus, moves);
             // the table's move was handed out first; the rest keep their cell order
-            if let Some(j) = moves[start..].iter().position(|m| m.mv == self.tt_move) {
+            if let Some(j) = moves[start..]
+                .iter()
+                .position(|m| Some(m.mv) == self.tt_move)
+            {
                 moves.remove(start + j);
             }
             if i == moves.len() {
@@ -126,7 +127,7 @@ mod tests {
     fn drain<E: Evaluator>(
         w: &mut Worker<'_, E>,
         first: First,
-        tt_move: Pos,
+        tt_move: Option<Pos>,
         focus: Focus,
     ) -> Vec<Pos> {
         let mut moves = Vec::new();
@@ -163,19 +164,19 @@ mod tests {
             let control = SearchControl::default();
             s.with_worker(&b, &Limits::default(), &control, |w| {
                 for focus in [Focus::All, Focus::OpenFour] {
-                    let mut expected = w.scored_moves(0, Pos::NONE, focus);
+                    let mut expected = w.scored_moves(0, None, focus);
                     expected.sort_unstable_by(by_pick_order);
                     let all: Vec<Pos> = expected.iter().map(|m| m.mv).collect();
                     // every move at once, in the ordering's order
-                    assert_eq!(drain(w, First::All, Pos::NONE, focus), all);
+                    assert_eq!(drain(w, First::All, None, focus), all);
                     // the table's move first, then every other, each once
                     if let Some(&tt) = all.get(rng.below(all.len().max(1) as u64) as usize) {
-                        let got = drain(w, First::TtMove, tt, focus);
+                        let got = drain(w, First::TtMove(tt), Some(tt), focus);
                         assert_eq!(got[0], tt);
                         let rest: Vec<Pos> = all.iter().copied().filter(|&p| p != tt).collect();
                         assert_eq!(got[1..], rest[..], "{b:?}");
                         // a forced block comes alone
-                        assert_eq!(drain(w, First::Forced(tt), Pos::NONE, focus), [tt]);
+                        assert_eq!(drain(w, First::Forced(tt), None, focus), [tt]);
                     }
                 }
             });

@@ -22,8 +22,8 @@ struct Node {
     depth: Depth,
     ply: usize,
     kind: NodeKind,
-    /// The one cell that blocks the opponent's five, or `Pos::NONE`.
-    forced: Pos,
+    /// The one cell that blocks the opponent's five.
+    forced: Option<Pos>,
     /// Facing an open-four threat: only its answers are searched.
     defend_only: bool,
     /// Forced or defending: no pruning on the static value.
@@ -34,7 +34,7 @@ struct Node {
     /// The evaluation as the table keeps it, before corrections.
     raw_eval: Score,
     static_eval: Score,
-    tt_move: Pos,
+    tt_move: Option<Pos>,
     /// On a principal variation now or in an earlier search (`Worker::tt_pv`).
     tt_pv: bool,
 }
@@ -120,8 +120,8 @@ impl<E: Evaluator> Worker<'_, E> {
         // Step 2. Static win checks from the threat counts.
         let forced = match self.static_verdict(ply) {
             Verdict::Decided(score) => return score,
-            Verdict::Forced(p) => p,
-            Verdict::Open => Pos::NONE,
+            Verdict::Forced(p) => Some(p),
+            Verdict::Open => None,
         };
 
         // Step 3. Mate-distance pruning.
@@ -186,8 +186,8 @@ impl<E: Evaluator> Worker<'_, E> {
                     Bound::Upper => h.score <= alpha,
                 };
                 if cut {
-                    if h.score >= beta && self.params.tt_hist > 0 {
-                        self.reward_tt_move(h.mv, depth);
+                    if let Some(mv) = h.mv.filter(|_| h.score >= beta && self.params.tt_hist > 0) {
+                        self.reward_tt_move(mv, depth);
                     }
                     return Err(h.score);
                 }
@@ -204,7 +204,7 @@ impl<E: Evaluator> Worker<'_, E> {
         depth: Depth,
         ply: usize,
         kind: NodeKind,
-        forced: Pos,
+        forced: Option<Pos>,
         hit: Option<Hit>,
     ) -> Node {
         let me = self.board.side();
@@ -220,7 +220,7 @@ impl<E: Evaluator> Worker<'_, E> {
             None => self.static_value(),
         };
         let static_eval = self.corrected(raw_eval);
-        let threatened = !forced.is_none() || defend_only;
+        let threatened = forced.is_some() || defend_only;
         self.evals[ply] = if threatened { NO_EVAL } else { static_eval };
         self.reward_by_eval(ply);
         let improving = ply >= 2
@@ -230,7 +230,7 @@ impl<E: Evaluator> Worker<'_, E> {
         // shallower (`Params::iir_pv`, `iir_nonpv`: a ply each); its ordering is poor, and
         // the next iteration comes back with a move. Not near a full board, which is exact.
         let exact = self.board.empty_count() <= EXACT_MAX_EMPTY;
-        let tt_move = hit.map_or(Pos::NONE, |h| h.mv);
+        let tt_move = hit.and_then(|h| h.mv);
         let mut depth = depth;
         if !threatened && !exact {
             depth = self.hindsight(depth, ply);
@@ -267,7 +267,7 @@ impl<E: Evaluator> Worker<'_, E> {
         alpha: Score,
         beta: Score,
         best: Score,
-        best_move: Pos,
+        best_move: Option<Pos>,
     ) {
         let (depth, ply) = (n.depth, n.ply);
         let bound = if best >= beta {
@@ -287,14 +287,15 @@ impl<E: Evaluator> Worker<'_, E> {
         // and not a forcing line: no threat to answer, no four played, a bound that says
         // which side of the static value the truth is on.
         let me = self.board.side();
-        if !n.threatened
-            && !n.exact
-            && !is_mate_score(best)
-            && !is_mate_score(n.raw_eval)
-            && (best_move.is_none() || self.board.threat(me, best_move) < Threat::Block4)
-            && !(bound == Bound::Lower && best <= n.static_eval)
-            && !(bound == Bound::Upper && best >= n.static_eval)
-        {
+        let four_played = best_move.is_some_and(|m| self.board.threat(me, m) >= Threat::Block4);
+        let forcing = n.threatened || n.exact || four_played;
+        let mate = is_mate_score(best) || is_mate_score(n.raw_eval);
+        let bound_says = match bound {
+            Bound::Lower => best > n.static_eval,
+            Bound::Upper => best < n.static_eval,
+            Bound::Exact => true,
+        };
+        if !forcing && !mate && bound_says {
             self.update_correction(best - n.raw_eval, depth);
         }
     }
@@ -356,7 +357,7 @@ impl<E: Evaluator> Worker<'_, E> {
     /// A cut by the table's bound: its move, when quiet, gets a share of a cut-off's bonus.
     fn reward_tt_move(&mut self, mv: Pos, depth: Depth) {
         let me = self.board.side();
-        if mv.is_none() || !self.board.is_legal(mv) || !self.is_quiet(mv) {
+        if !self.board.is_legal(mv) || !self.is_quiet(mv) {
             return;
         }
         let bonus = history_bonus(depth) * self.params.tt_hist / 100;
@@ -440,24 +441,31 @@ impl<E: Evaluator> Worker<'_, E> {
     /// Step 7: the first stage of the node's moves (see [`MovePicker`]): a forced block;
     /// else the table's move, when it may be played here; else all of them.
     fn first_stage(&self, n: &Node, focus: Focus) -> First {
-        if !n.forced.is_none() {
-            First::Forced(n.forced)
-        } else if !n.defend_only
-            && !n.tt_move.is_none()
-            && (n.ply != 0 || !self.excluded.contains(&n.tt_move))
-            && self.board.is_legal(n.tt_move)
-            && self.in_focus(n.tt_move, focus)
-        {
-            First::TtMove
-        } else {
-            First::All
+        if let Some(p) = n.forced {
+            return First::Forced(p);
+        }
+        match n.tt_move {
+            Some(tt)
+                if !n.defend_only
+                    && (n.ply != 0 || !self.excluded.contains(&tt))
+                    && self.board.is_legal(tt)
+                    && self.in_focus(tt, focus) =>
+            {
+                First::TtMove(tt)
+            }
+            _ => First::All,
         }
     }
 
     /// Steps 7 and 8: the move loop, PVS with late-move reductions, move-count pruning and
     /// pruning of late quiet moves near the leaves. `Ok((best score, best move))`, or
     /// `Err(score)` for a result not to store (no move, or an aborted search).
-    fn search_moves(&mut self, n: &Node, alpha: Score, beta: Score) -> Result<(Score, Pos), Score> {
+    fn search_moves(
+        &mut self,
+        n: &Node,
+        alpha: Score,
+        beta: Score,
+    ) -> Result<(Score, Option<Pos>), Score> {
         // this ply's list, kept between nodes (a child uses the next ply's)
         let mut moves = std::mem::take(&mut self.move_lists[n.ply]);
         let found = self.search_move_list(n, alpha, beta, &mut moves);
@@ -472,7 +480,7 @@ impl<E: Evaluator> Worker<'_, E> {
         mut alpha: Score,
         beta: Score,
         moves: &mut Vec<Scored>,
-    ) -> Result<(Score, Pos), Score> {
+    ) -> Result<(Score, Option<Pos>), Score> {
         let (mut depth, ply) = (n.depth, n.ply);
         let focus = if n.forced.is_none() && !self.caro {
             self.focus(n.defend_only)
@@ -502,12 +510,13 @@ impl<E: Evaluator> Worker<'_, E> {
                 && ply < MAX_PLY / 2,
         );
         let mut best = -INFINITE;
-        let mut best_move = Pos::NONE;
+        let mut best_move = None;
+        // a fixed array, so that no node allocates; only its first `tried_n` count
         let mut tried = [Pos::NONE; MAX_MALUS_MOVES];
         let mut tried_n = 0;
         let late = LateMoves::new(self, n, alpha);
         while let Some((i, mv)) = picker.next(self, moves) {
-            let quiet = self.is_quiet(mv) && mv != n.tt_move;
+            let quiet = self.is_quiet(mv) && Some(mv) != n.tt_move;
             if i > 0
                 && !n.threatened
                 && !n.exact
@@ -527,7 +536,7 @@ impl<E: Evaluator> Worker<'_, E> {
             }
             if score > best {
                 best = score;
-                best_move = mv;
+                best_move = Some(mv);
                 if score > alpha {
                     alpha = score;
                     if n.kind.is_pv() {

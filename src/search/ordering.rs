@@ -66,14 +66,24 @@ impl<E: Evaluator> Worker<'_, E> {
     }
 
     /// Legal moves for the side to move, scored and sorted best first (ties by cell index).
-    pub(super) fn ordered_moves(&mut self, ply: usize, tt_move: Pos, focus: Focus) -> Vec<Scored> {
+    pub(super) fn ordered_moves(
+        &mut self,
+        ply: usize,
+        tt_move: Option<Pos>,
+        focus: Focus,
+    ) -> Vec<Scored> {
         let mut moves = self.scored_moves(ply, tt_move, focus);
         moves.sort_unstable_by(by_pick_order);
         moves
     }
 
     /// Legal moves for the side to move with their ordering scores, in cell order.
-    pub(super) fn scored_moves(&mut self, ply: usize, tt_move: Pos, focus: Focus) -> Vec<Scored> {
+    pub(super) fn scored_moves(
+        &mut self,
+        ply: usize,
+        tt_move: Option<Pos>,
+        focus: Focus,
+    ) -> Vec<Scored> {
         let mut moves = Vec::new();
         self.push_scored_moves(ply, tt_move, focus, &mut moves);
         moves
@@ -83,7 +93,7 @@ impl<E: Evaluator> Worker<'_, E> {
     pub(super) fn push_scored_moves(
         &mut self,
         ply: usize,
-        tt_move: Pos,
+        tt_move: Option<Pos>,
         focus: Focus,
         moves: &mut Vec<Scored>,
     ) {
@@ -106,7 +116,7 @@ impl<E: Evaluator> Worker<'_, E> {
                 continue;
             }
             let mut score = eval::move_score(&self.board, p, t);
-            if p == tt_move {
+            if Some(p) == tt_move {
                 score += 1 << 24;
             } else if self.killers[ply].contains(&p) {
                 // (a counter move to the opponent's last move at 40 as well: -8 [-22, +5] at

@@ -78,7 +78,7 @@ impl<E: Evaluator> Worker<'_, E> {
             pv: Vec::new(),
             lines: Vec::new(),
         };
-        let moves = self.ordered_moves(0, Pos::NONE, Focus::All);
+        let moves = self.ordered_moves(0, None, Focus::All);
         // every legal cell, the nearest the centre first, in case the candidates near stones
         // are all illegal or excluded (an empty board with its centre blocked)
         let fallback = if moves.is_empty() {

@@ -558,12 +558,12 @@ fn a_quiet_move_that_leaves_no_good_answer_gains_history() {
 fn a_cut_off_near_the_root_orders_the_move_first_there_only() {
     let b = quiet_position();
     fn score_of<E: Evaluator>(w: &mut Worker<'_, E>, ply: usize, mv: Pos) -> Option<i32> {
-        let moves = w.scored_moves(ply, Pos::NONE, Focus::All);
+        let moves = w.scored_moves(ply, None, Focus::All);
         moves.iter().find(|s| s.mv == mv).map(|s| s.score)
     }
     for weight in [100, 0] {
         with_freestyle_worker(&b, "low_ply", weight, |w| {
-            let moves = w.scored_moves(1, Pos::NONE, Focus::All);
+            let moves = w.scored_moves(1, None, Focus::All);
             let (mv, tried) = (moves[0].mv, moves[1].mv);
             let before = [1, 2, LOW_PLY].map(|ply| score_of(w, ply, mv).unwrap());
             let tried_before = score_of(w, 1, tried).unwrap();

@@ -65,7 +65,7 @@ const HALF_PLY: Depth = ONE_PLY / 2;
 
 #[derive(Clone, Copy, Debug)]
 pub struct Hit {
-    pub mv: Pos,
+    pub mv: Option<Pos>,
     pub score: Score,
     pub eval: Score,
     /// The depth the entry was searched to, in [`Depth`] units (a multiple of half a ply).
@@ -149,7 +149,7 @@ impl TranspositionTable {
             .find(|&(k, d)| k == key && unpack(d).meta & 3 != 0)
             .map(|(_, d)| unpack(d))
             .map(|e| Hit {
-                mv: Pos::from_index(e.mv as usize),
+                mv: (e.mv != 0).then(|| Pos::from_index(e.mv as usize)),
                 score: from_tt(e.score as Score, ply),
                 eval: e.eval as Score,
                 depth: e.depth as Depth * HALF_PLY,
@@ -167,7 +167,7 @@ impl TranspositionTable {
         &self,
         key: u64,
         ply: usize,
-        mv: Pos,
+        mv: Option<Pos>,
         score: Score,
         eval: Score,
         depth: Depth,
@@ -194,10 +194,10 @@ impl TranspositionTable {
         let e = &self.entries[b + slot];
         let (old_key, old) = load(e);
         // keep the old entry's move when the new one has none
-        let mv = if mv.is_none() && old_key == key {
-            unpack(old).mv
-        } else {
-            mv.index() as u16
+        let mv = match mv {
+            Some(p) => p.index() as u16,
+            None if old_key == key => unpack(old).mv,
+            None => 0,
         };
         let data = pack(Unpacked {
             mv,
@@ -255,7 +255,7 @@ mod tests {
         tt.store(
             42,
             5,
-            p,
+            Some(p),
             mate_in(9),
             10,
             6 * ONE_PLY + HALF_PLY,
@@ -263,7 +263,7 @@ mod tests {
             true,
         );
         let hit = tt.probe(42, 3).expect("stored");
-        assert_eq!(hit.mv, p);
+        assert_eq!(hit.mv, Some(p));
         assert_eq!(hit.score, mate_in(7));
         assert_eq!(hit.depth, 6 * ONE_PLY + HALF_PLY);
         assert!(hit.pv);
@@ -271,7 +271,7 @@ mod tests {
         tt.store(
             42,
             5,
-            p,
+            Some(p),
             0,
             10,
             6 * ONE_PLY + HALF_PLY - 1,
@@ -281,9 +281,12 @@ mod tests {
         let hit2 = tt.probe(42, 3).expect("stored");
         assert_eq!(hit2.depth, 6 * ONE_PLY);
         assert!(!hit2.pv);
-        // beyond 63.5 plies the depth saturates
-        tt.store(42, 5, p, 0, 10, 90 * ONE_PLY, Bound::Exact, false);
-        assert_eq!(tt.probe(42, 3).expect("stored").depth, 127 * HALF_PLY);
+        // beyond 63.5 plies the depth saturates; a store without a move keeps the old one
+        tt.store(42, 5, None, 0, 10, 90 * ONE_PLY, Bound::Exact, false);
+        let hit3 = tt.probe(42, 3).expect("stored");
+        assert_eq!((hit3.depth, hit3.mv), (127 * HALF_PLY, Some(p)));
+        tt.store(44, 5, None, 0, 10, ONE_PLY, Bound::Upper, false);
+        assert_eq!(tt.probe(44, 3).expect("stored").mv, None);
         assert_eq!(hit.bound, Bound::Exact);
         assert!(tt.probe(43, 3).is_none());
         assert!(tt.size_bytes() <= 1 << 20);
@@ -307,7 +310,7 @@ mod tests {
                         tt.store(
                             k,
                             0,
-                            Pos::new(1, 2),
+                            Some(Pos::new(1, 2)),
                             score,
                             score,
                             depth,

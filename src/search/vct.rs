@@ -76,9 +76,9 @@ impl<E: Evaluator> Worker<'_, E> {
     }
 
     /// Whether the side to move wins by continuous threats within `depth` attacker moves:
-    /// the first move and the plies to the five (1 = a five now; `Pos::NONE` when the win
-    /// needs no new threat).
-    pub(super) fn vct_attack(&mut self, depth: i32, ply: usize) -> Option<(Pos, u32)> {
+    /// the first move and the plies to the five (1 = a five now; no move when the win needs
+    /// no new threat).
+    pub(super) fn vct_attack(&mut self, depth: i32, ply: usize) -> Option<(Option<Pos>, u32)> {
         self.nodes += 1;
         if self.check_abort() || ply >= super::MAX_PLY - 4 {
             return None;
@@ -86,7 +86,7 @@ impl<E: Evaluator> Worker<'_, E> {
         let me = self.board.side();
         let opp = me.opponent();
         if self.board.count(me, Threat::Five) > 0 {
-            return Some((Pos::NONE, 1));
+            return Some((None, 1));
         }
         let opp_fives = self.board.count(opp, Threat::Five);
         if opp_fives >= 2 {
@@ -102,16 +102,16 @@ impl<E: Evaluator> Worker<'_, E> {
             self.board.make(f);
             let r = self.vct_defend(depth, ply + 1);
             self.board.undo();
-            return r.map(|n| (f, n + 1));
+            return r.map(|n| (Some(f), n + 1));
         }
         if self.board.count(me, Threat::Flex4) > 0 && !self.board.has_four_move(opp) {
-            return Some((Pos::NONE, 3));
+            return Some((None, 3));
         }
         if depth <= 0 {
             return None;
         }
         match self.vct_probe(depth) {
-            Some(Some(n)) if ply > 0 => return Some((Pos::NONE, n)),
+            Some(Some(n)) if ply > 0 => return Some((None, n)),
             Some(None) => return None,
             _ => {}
         }
@@ -128,7 +128,7 @@ impl<E: Evaluator> Worker<'_, E> {
             self.board.undo();
             if let Some(n) = r {
                 self.vct_store(depth, Some(n + 1));
-                return Some((mv, n + 1));
+                return Some((Some(mv), n + 1));
             }
             if self.aborted {
                 return None;
@@ -217,8 +217,8 @@ impl<E: Evaluator> Worker<'_, E> {
     pub(super) fn vct_root(&mut self) -> Option<(Pos, u32)> {
         self.budgeted(super::vcf::ProbeShare::Eighth, |w| {
             for depth in ROOT_DEPTHS {
-                if let Some((mv, n)) = w.vct_attack(depth, 0) {
-                    if !mv.is_none() && w.board.is_legal(mv) {
+                if let Some((Some(mv), n)) = w.vct_attack(depth, 0) {
+                    if w.board.is_legal(mv) {
                         return Some((mv, n));
                     }
                 }

@@ -34,6 +34,16 @@ pub enum SolveRuleArg {
 
 /// Runs `pbrain-rensa solve` with its parsed options.
 pub fn main(a: Args) -> Result<()> {
+    report(&a, &mut std::io::stdout().lock(), &mut std::io::stderr())
+}
+
+/// Solves the game `a` names and writes the report to `out`, the progress bar (when asked
+/// for) to `status`.
+pub fn report(
+    a: &Args,
+    out: &mut dyn std::io::Write,
+    status: &mut dyn std::io::Write,
+) -> Result<()> {
     let rule = match a.rule {
         SolveRuleArg::Freestyle => SolveRule::Freestyle,
         SolveRuleArg::Exact => SolveRule::Exact,
@@ -41,9 +51,9 @@ pub fn main(a: Args) -> Result<()> {
     let mut progress = |done: usize, total: usize| {
         if a.progress {
             let bar = "#".repeat(done * 30 / total.max(1));
-            eprint!("\rsolving first moves [{bar:<30}] {done}/{total}");
+            let _ = write!(status, "\rsolving first moves [{bar:<30}] {done}/{total}");
             if done == total {
-                eprintln!();
+                let _ = writeln!(status);
             }
         }
     };
@@ -59,11 +69,11 @@ pub fn main(a: Args) -> Result<()> {
         SolveRuleArg::Freestyle => "freestyle",
         SolveRuleArg::Exact => "exact",
     };
-    println!("game   {}x{} k={} {rule_name}", a.width, a.height, a.k);
-    println!("value  {}", super::value_name(r.value));
-    println!("best   {}", cells(&r.best));
-    println!("pv     {}", cells(&r.pv));
-    println!("nodes  {}", r.nodes);
-    println!("time   {} ms", r.elapsed_ms);
+    writeln!(out, "game   {}x{} k={} {rule_name}", a.width, a.height, a.k)?;
+    writeln!(out, "value  {}", super::value_name(r.value))?;
+    writeln!(out, "best   {}", cells(&r.best))?;
+    writeln!(out, "pv     {}", cells(&r.pv))?;
+    writeln!(out, "nodes  {}", r.nodes)?;
+    writeln!(out, "time   {} ms", r.elapsed_ms)?;
     Ok(())
 }

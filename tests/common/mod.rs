@@ -1,4 +1,7 @@
-//! Helpers for the integration tests: drive the real `pbrain-rensa` binary over pipes.
+//! Helpers for the integration tests: drive a protocol session over pipes, in-process
+//! ([`Engine::spawn`]: `protocol::io::run`, the binary's own loop, on a thread) or in the
+//! real `pbrain-rensa` binary ([`Engine::binary`], for what only a process shows: its log on
+//! stderr, environment variables, its exit, its resident memory).
 //!
 //! Every read has a timeout (a reader thread feeds an mpsc channel that is polled with
 //! `recv_timeout`), so an engine that hangs fails the test instead of hanging it.
@@ -9,7 +12,7 @@ pub mod hostile;
 pub mod rules;
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -37,18 +40,121 @@ pub fn run_binary(args: &[&str]) -> (bool, String, String) {
 }
 
 /// A running engine process.
+/// How a session ended: a process's exit status, or an in-process session's return (a
+/// panic in it is a failure).
+#[derive(Debug)]
+pub struct Exit {
+    ok: bool,
+    what: String,
+}
+
+impl Exit {
+    pub fn success(&self) -> bool {
+        self.ok
+    }
+}
+
+enum Backend {
+    /// The real binary.
+    Process {
+        child: Child,
+        stdin: Option<ChildStdin>,
+    },
+    /// `protocol::io::run` on a thread, its input an in-memory pipe.
+    Thread {
+        input: Option<mpsc::Sender<Vec<u8>>>,
+        handle: Option<thread::JoinHandle<std::io::Result<()>>>,
+        exit: Option<Exit>,
+    },
+}
+
+/// A protocol session under test, in-process or in the binary (see the module's doc).
 pub struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
+    backend: Backend,
     lines: Receiver<String>,
     /// Every stdout line received so far (without line endings), in order.
     pub transcript: Vec<String>,
     stderr: Arc<Mutex<Vec<u8>>>,
 }
 
+/// The reading end of the in-process session's input: what the test sends, until it drops
+/// the sender (the end of input).
+struct PipeIn {
+    rx: Receiver<Vec<u8>>,
+    pending: Vec<u8>,
+    at: usize,
+}
+
+impl Read for PipeIn {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.at == self.pending.len() {
+            match self.rx.recv() {
+                Ok(bytes) => (self.pending, self.at) = (bytes, 0),
+                Err(_) => return Ok(0),
+            }
+        }
+        let n = buf.len().min(self.pending.len() - self.at);
+        buf[..n].copy_from_slice(&self.pending[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// The writing end of the in-process session's output: whole lines to the test's channel.
+struct PipeOut {
+    tx: mpsc::Sender<String>,
+    partial: Vec<u8>,
+}
+
+impl Write for PipeOut {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.partial.extend_from_slice(buf);
+        while let Some(i) = self.partial.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = self.partial.drain(..=i).collect();
+            let s = String::from_utf8_lossy(&line);
+            // a test that stopped listening is no error of the session's
+            let _ = self.tx.send(s.trim_end_matches(['\n', '\r']).to_string());
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 impl Engine {
-    /// Starts `pbrain-rensa` with piped stdin, stdout and stderr.
+    /// A session in-process: the binary's protocol loop on a thread, over in-memory pipes.
     pub fn spawn() -> Engine {
+        let (in_tx, in_rx) = mpsc::channel();
+        let (out_tx, out_rx) = mpsc::channel();
+        let input = PipeIn {
+            rx: in_rx,
+            pending: Vec::new(),
+            at: 0,
+        };
+        let output = PipeOut {
+            tx: out_tx,
+            partial: Vec::new(),
+        };
+        let handle = thread::Builder::new()
+            .name("session".into())
+            .spawn(move || rensa::protocol::io::run(input, output))
+            .expect("starting the session thread");
+        Engine {
+            backend: Backend::Thread {
+                input: Some(in_tx),
+                handle: Some(handle),
+                exit: None,
+            },
+            lines: out_rx,
+            transcript: Vec::new(),
+            stderr: Arc::new(Mutex::new(Vec::new())),
+        }
+    }
+
+    /// Starts the real `pbrain-rensa` with piped stdin, stdout and stderr.
+    pub fn binary() -> Engine {
         Engine::spawn_logging("warn")
     }
 
@@ -106,12 +212,52 @@ impl Engine {
         }
         let stdin = child.stdin.take();
         Engine {
-            child,
-            stdin,
+            backend: Backend::Process { child, stdin },
             lines: rx,
             transcript: Vec::new(),
             stderr,
         }
+    }
+
+    /// The process, for what only a process has; panics for an in-process session.
+    fn child(&mut self) -> &mut Child {
+        match &mut self.backend {
+            Backend::Process { child, .. } => child,
+            Backend::Thread { .. } => panic!("an in-process session has no process"),
+        }
+    }
+
+    /// How the session ended, `None` while it runs.
+    fn try_exit(&mut self) -> Option<Exit> {
+        match &mut self.backend {
+            Backend::Process { child, .. } => match child.try_wait() {
+                Ok(Some(st)) => Some(Exit {
+                    ok: st.success(),
+                    what: format!("{st}"),
+                }),
+                _ => None,
+            },
+            Backend::Thread { handle, exit, .. } => {
+                if handle.as_ref().is_some_and(|h| h.is_finished()) {
+                    let r = handle.take().expect("finished").join();
+                    *exit = Some(Exit {
+                        ok: matches!(r, Ok(Ok(()))),
+                        what: format!("{r:?}"),
+                    });
+                }
+                exit.as_ref().map(|e| Exit {
+                    ok: e.ok,
+                    what: e.what.clone(),
+                })
+            }
+        }
+    }
+
+    /// The real binary with an `size`×`size` game under `rule`, `turn_ms` a move.
+    pub fn binary_game(size: usize, rule: u32, turn_ms: u64) -> Engine {
+        let mut e = Engine::binary();
+        e.setup_game(size, rule, turn_ms);
+        e
     }
 
     /// Spawns an engine and starts an `size`×`size` game under `rule` with `turn_ms` per move.
@@ -199,15 +345,28 @@ impl Engine {
 
     /// Writes bytes as they are (the engine may already have exited: errors are ignored).
     pub fn send_raw(&mut self, bytes: &[u8]) {
-        if let Some(stdin) = self.stdin.as_mut() {
-            let _ = stdin.write_all(bytes);
-            let _ = stdin.flush();
+        match &mut self.backend {
+            Backend::Process {
+                stdin: Some(stdin), ..
+            } => {
+                let _ = stdin.write_all(bytes);
+                let _ = stdin.flush();
+            }
+            Backend::Thread {
+                input: Some(tx), ..
+            } => {
+                let _ = tx.send(bytes.to_vec());
+            }
+            _ => {}
         }
     }
 
-    /// Closes the engine's stdin.
+    /// Closes the engine's input.
     pub fn close_stdin(&mut self) {
-        self.stdin = None;
+        match &mut self.backend {
+            Backend::Process { stdin, .. } => *stdin = None,
+            Backend::Thread { input, .. } => *input = None,
+        }
     }
 
     /// The next stdout line, or `None` after `timeout` or at the end of output.
@@ -237,7 +396,7 @@ impl Engine {
             Err(RecvTimeoutError::Disconnected) => panic!(
                 "the engine closed stdout after {:?}; exit {:?}; transcript {:?}; stderr:\n{}",
                 start.elapsed(),
-                self.child.try_wait(),
+                self.try_exit(),
                 self.transcript,
                 self.stderr_text()
             ),
@@ -345,11 +504,11 @@ impl Engine {
         );
     }
 
-    /// Waits up to `timeout` for the process to exit.
-    pub fn wait_exit(&mut self, timeout: Duration) -> Option<ExitStatus> {
+    /// Waits up to `timeout` for the session to end.
+    pub fn wait_exit(&mut self, timeout: Duration) -> Option<Exit> {
         let deadline = Instant::now() + timeout;
         loop {
-            if let Ok(Some(st)) = self.child.try_wait() {
+            if let Some(st) = self.try_exit() {
                 return Some(st);
             }
             if Instant::now() >= deadline {
@@ -361,9 +520,10 @@ impl Engine {
 
     /// A `/proc/PID/status` field in KiB (Linux): `VmHWM` is the peak resident size.
     #[cfg(target_os = "linux")]
-    pub fn status_kib(&self, field: &str) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
-            .expect("read /proc status");
+    pub fn status_kib(&mut self, field: &str) -> u64 {
+        let pid = self.child().id();
+        let status =
+            std::fs::read_to_string(format!("/proc/{pid}/status")).expect("read /proc status");
         status
             .lines()
             .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
@@ -371,9 +531,9 @@ impl Engine {
             .unwrap_or_else(|| panic!("no {field} in /proc status"))
     }
 
-    /// Whether the process is still running.
+    /// Whether the session is still running.
     pub fn is_running(&mut self) -> bool {
-        matches!(self.child.try_wait(), Ok(None))
+        self.try_exit().is_none()
     }
 
     /// Every stdout line still buffered, waiting up to `wait` for the output to end.
@@ -398,7 +558,7 @@ impl Engine {
         let st = self.wait_exit(Duration::from_secs(3));
         assert!(st.is_some(), "engine did not exit after END");
         assert!(
-            st.unwrap().success(),
+            st.as_ref().is_some_and(Exit::success),
             "exit status {st:?}; stderr:\n{}",
             self.stderr_text()
         );
@@ -409,10 +569,20 @@ impl Engine {
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
+        match &mut self.backend {
+            Backend::Process { child, .. } => {
+                if let Ok(None) = child.try_wait() {
+                    let _ = child.kill();
+                }
+                let _ = child.wait();
+            }
+            // END stops a search; the thread ends by itself
+            Backend::Thread { input, .. } => {
+                if let Some(tx) = input.take() {
+                    let _ = tx.send(b"END\n".to_vec());
+                }
+            }
         }
-        let _ = self.child.wait();
     }
 }
 
