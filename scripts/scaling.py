@@ -62,6 +62,10 @@ rule, size, stones and the answer moves. A case an engine refuses (Rapfi: caro r
 the slow limit; the fast side's average and longest move show that it kept to its own. Openings
 come from scripts/openings/freestyle-15-v2.txt, each played twice with colours swapped. The Elo
 is slow minus fast, from the game pairs' (pentanomial) and the games' (trinomial) variances.
+Beside the referee's mean depth of every move, each side's mean depth over the searches that
+used 70 % of the turn or more and found no mate (from the referee's game logs): the depth a turn
+buys. The plain mean misleads across engines: Rensa stops deepening once it finds a mate, Rapfi
+goes on, so mates pull Rensa's mean down and Rapfi's up.
 Default concurrency 1: on a 2-core machine two games at once would take the slow side's cores.
 
 `--json FILE` saves the raw per-position and per-iteration data (and the lines of any search the
@@ -557,7 +561,41 @@ def referee_cmd(args, name, cmd, out):
             "--games", str(args.games), "--size", str(args.size), "--rule", str(args.rule),
             "--openings", str(args.openings), "--opening-format", "rel",
             "--concurrency", str(args.concurrency), "--seed", str(args.seed),
-            "--pgn-out", str(out / "games.jsonl"), "--json-out", str(out / "summary.json")]
+            "--pgn-out", str(out / "games.jsonl"), "--json-out", str(out / "summary.json"),
+            "--log-dir", str(out / "logs")]
+
+
+LOG_LINE = re.compile(r"\s*[\d.]+ (e[12]) < (.*)")
+
+
+def log_searches(path):
+    """Each side's searches in a referee game log: {'e1': [search...], 'e2': [...]}, a search
+    being what parse_search makes of the lines that came before one of its moves."""
+    lines = {"e1": [], "e2": []}
+    out = {"e1": [], "e2": []}
+    for row in path.read_text(errors="replace").splitlines():
+        if not (m := LOG_LINE.fullmatch(row)):
+            continue
+        side, text = m.groups()
+        if re.fullmatch(r"\d+,\d+", text):
+            found = parse_search(lines[side])
+            its = found.get("iterations") or []
+            last = its[-1] if its else None
+            out[side].append({"depth": last and last["depth"], "score": last and last["score"],
+                              "used_ms": found.get("used_ms") or (last and last["time_ms"])})
+            lines[side] = []
+        else:
+            lines[side].append(text)
+    return out
+
+
+def full_turn_depth(searches, turn_ms):
+    """(count, mean depth) of the searches that used at least 70 % of the turn and found no
+    mate: the depth a turn buys, which a plain mean hides (a mate found ends the deepening)."""
+    depths = [x["depth"] for x in searches
+              if x["depth"] and (x["used_ms"] or 0) >= 0.7 * turn_ms
+              and "M" not in str(x["score"])]
+    return len(depths), (st.mean(depths) if depths else None)
 
 
 def run_selfplay(args):
@@ -572,8 +610,13 @@ def run_selfplay(args):
                      if line.strip()] if (out / "games.jsonl").exists() else []
             summary = json.loads((out / "summary.json").read_text()) \
                 if (out / "summary.json").exists() else None
+            searches = {"e1": [], "e2": []}
+            for log in sorted((out / "logs").glob("*.log")):
+                for side, found in log_searches(log).items():
+                    searches[side] += found
         matches.append({"engine": name, "cmd": cmd, "slow_ms": args.slow_ms,
-                        "fast_ms": args.fast_ms, "games": games, "referee": summary})
+                        "fast_ms": args.fast_ms, "games": games, "referee": summary,
+                        "searches": searches})
     data = {"kind": "selfplay", "matches": matches}
     save(args.json, data)
     report_selfplay([("", data)])
@@ -611,13 +654,15 @@ def report_selfplay(datas):
 def print_sides(m):
     """Each side's move times and forfeits, from the referee's summary."""
     ref = m.get("referee") or {}
-    for label, ms in (("engine1", m["slow_ms"]), ("engine2", m["fast_ms"])):
+    for label, side, ms in (("engine1", "e1", m["slow_ms"]), ("engine2", "e2", m["fast_ms"])):
         e = ref.get("engines", {}).get(label)
         if not e:
             continue
         lost = sum(e.get("forfeits", {}).values())
+        n, depth = full_turn_depth(m.get("searches", {}).get(side, []), ms)
         print(f"    at {ms} ms: move mean {fmt(e.get('avg_ms'))} ms, max {fmt(e.get('max_ms'))} "
-              f"ms, depth mean {fmt(e.get('avg_depth'), '{:.1f}')}, forfeits {lost}")
+              f"ms, depth mean {fmt(e.get('avg_depth'), '{:.1f}')}; over the {n} searches that "
+              f"used 70 % of the turn without a mate {fmt(depth, '{:.1f}')}; forfeits {lost}")
 
 
 # ----------------------------------------------------------------------------- report, main
