@@ -660,9 +660,10 @@ def print_sides(m):
             continue
         lost = sum(e.get("forfeits", {}).values())
         n, depth = full_turn_depth(m.get("searches", {}).get(side, []), ms)
+        full = (f"; over the {n} searches that used 70 % of the turn without a mate "
+                f"{fmt(depth, '{:.1f}')}") if n else ""
         print(f"    at {ms} ms: move mean {fmt(e.get('avg_ms'))} ms, max {fmt(e.get('max_ms'))} "
-              f"ms, depth mean {fmt(e.get('avg_depth'), '{:.1f}')}; over the {n} searches that "
-              f"used 70 % of the turn without a mate {fmt(depth, '{:.1f}')}; forfeits {lost}")
+              f"ms, depth mean {fmt(e.get('avg_depth'), '{:.1f}')}{full}; forfeits {lost}")
 
 
 # ----------------------------------------------------------------------------- report, main
