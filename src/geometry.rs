@@ -47,8 +47,8 @@ pub struct Pos(pub(crate) u16);
 
 impl Pos {
     /// No move, in the packed places where an `Option` would not fit or cost: the
-    /// transposition table's 16 bits, the search's fixed killer and PV arrays (filled
-    /// before use), a null move's pass in the board's history, and the continuation
+    /// transposition table's 16 bits, the search's fixed killer, PV and tried-move arrays
+    /// (filled before use), a null move's pass in the board's history, and the continuation
     /// history's row for "no earlier move". Everywhere else no move is `Option<Pos>`.
     pub const NONE: Pos = Pos(0);
 

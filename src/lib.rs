@@ -4,7 +4,7 @@
 //! the plain grid) → [`rules`], [`pattern`] and [`cells`] → [`board`] (no I/O) → [`eval`] →
 //! [`search`] → [`engine`] (the API any front-end uses) → [`protocol`] (Gomocup/Piskvork
 //! text), [`play`] (a game in the terminal) and [`bench`] → `main.rs`. [`solve`] (exact
-//! m,n,k-games on a bitboard) stands apart and uses no other module; [`platform`] (the CPUs
+//! m,n,k-games on a bitboard) stands apart, using only `geometry` to name cells in its report; [`platform`] (the CPUs
 //! this process may use, giving memory back) and [`rng`] (the one seeded generator) are below
 //! them all.
 

@@ -1,5 +1,7 @@
 //! The one seeded generator (splitmix64): the board's hash keys, `play`'s variety, the
-//! openings of `selfplay`, and the tests' random positions. The same seed gives the same
+//! openings of `selfplay`, and the sessions and positions of the tests written since (the
+//! network's and the solver's tests keep their own xorshift, so that their positions stay the
+//! same). The same seed gives the same
 //! numbers on every machine.
 
 /// splitmix64 (Steele, Lea and Flood): tiny, fast, and good enough for hash keys and

@@ -217,7 +217,7 @@ mod resident {
 
     /// Plays `lines` to the binary (with 64 CPUs assumed) and returns its peak resident size.
     fn peak_rss(lines: &[String]) -> u64 {
-        let mut p = Process::spawn_with_env(&[(rensa::platform::CPUS_VAR, "64")]);
+        let mut p = Process::binary_with_env(&[(rensa::platform::CPUS_VAR, "64")]);
         p.send_all(lines);
         // ABOUT's answer comes once everything before it was handled
         p.send("ABOUT");

@@ -1,5 +1,6 @@
-//! Protocol transcripts against the real `pbrain-rensa` binary: every command and its reply,
-//! error handling, line endings, and that nothing but replies reaches stdout.
+//! Protocol transcripts, in-process through the binary's own loop (`tests/common`'s
+//! `Engine::spawn`; the binary where a test waits for its trace log): every command and its
+//! reply, error handling, line endings, END.
 
 mod common;
 
@@ -639,7 +640,7 @@ fn end_mid_search_exits_within_500ms_without_a_move() {
 
 #[test]
 fn end_mid_swap2_opening_exits_within_500ms() {
-    let mut e = Engine::spawn_logging("trace");
+    let mut e = Engine::binary_logging("trace");
     e.setup_game(15, 1, 30_000);
     let mark = e.stderr_len();
     e.send_all(&["SWAP2BOARD", "DONE"]);

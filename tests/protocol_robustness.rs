@@ -1,6 +1,7 @@
-//! Protocol robustness against the real `pbrain-rensa` binary: unknown commands, case, line
-//! endings, bytes that are not UTF-8, overlong lines, stray output on stdout, and random
-//! command sequences and garbage that must never kill the engine. (The command-by-command
+//! Protocol robustness: unknown commands, case, line endings, bytes that are not UTF-8,
+//! overlong lines, stray output on stdout, and random command sequences and garbage that must
+//! never kill the engine. In-process sessions, but the tests that look for a panic on stderr
+//! or for stray bytes on stdout run the real binary, where those show. (The command-by-command
 //! transcripts are in `protocol.rs`.)
 
 mod common;
@@ -172,7 +173,7 @@ fn very_long_lines_are_survived() {
 
 #[test]
 fn i64_min_numbers_are_errors_not_panics() {
-    let mut e = Engine::spawn();
+    let mut e = Engine::binary();
     e.error("START -9223372036854775808");
     e.start(15);
     e.error("TURN -9223372036854775808,0");
@@ -201,7 +202,7 @@ fn well_formed(l: &str) -> bool {
 
 #[test]
 fn stdout_carries_only_replies_and_log_lines() {
-    let mut e = Engine::spawn();
+    let mut e = Engine::binary();
     e.send("INFO show_detail 3");
     // (command, expected kind of reply; None = no reply)
     let script: Vec<(&str, Option<&str>)> = vec![
@@ -370,7 +371,7 @@ fn random_command(r: &mut Lcg, n: i64) -> Vec<String> {
 fn random_command_sequences_never_kill_the_engine() {
     for seed in 1..=12u64 {
         let mut r = Lcg(seed);
-        let mut e = Engine::spawn();
+        let mut e = Engine::binary();
         e.send("INFO timeout_turn 5");
         let mut sent = Vec::new();
         for _ in 0..150 {
@@ -406,7 +407,7 @@ fn random_command_sequences_never_kill_the_engine() {
 
 #[test]
 fn garbage_never_kills_the_engine() {
-    let mut e = Engine::spawn();
+    let mut e = Engine::binary();
     let garbage: Vec<Vec<u8>> = [
         "",
         " ",

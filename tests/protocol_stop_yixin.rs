@@ -1,5 +1,5 @@
-//! Protocol transcripts against the real `pbrain-rensa` binary, continued: SWAP2BOARD,
-//! STOP and YXSTOP during a search, and the Yixin-Board extensions (YXBOARD, YXSHOWFORBID,
+//! Protocol transcripts, continued (in-process; the binary where a test waits for its trace
+//! log to know that a search runs): SWAP2BOARD, STOP and YXSTOP during a search, and the Yixin-Board extensions (YXBOARD, YXSHOWFORBID,
 //! YXSHOWINFO). The other commands are in `protocol.rs`.
 
 mod common;
@@ -125,7 +125,7 @@ fn yxstop_mid_search_answers_within_500ms() {
 
 #[test]
 fn stop_mid_swap2_opening_answers_within_500ms() {
-    let mut e = Engine::spawn_logging("trace");
+    let mut e = Engine::binary_logging("trace");
     e.setup_game(15, 1, 30_000);
     let mark = e.stderr_len();
     e.send_all(&["SWAP2BOARD", "DONE"]);
@@ -143,7 +143,7 @@ fn stop_mid_swap2_opening_answers_within_500ms() {
 
 #[test]
 fn stop_mid_swap2_step_answers_within_500ms() {
-    let mut e = Engine::spawn_logging("trace");
+    let mut e = Engine::binary_logging("trace");
     e.setup_game(15, 1, 30_000);
     let mark = e.stderr_len();
     e.send_all(&["SWAP2BOARD", "7,7", "8,7", "6,9", "DONE"]);

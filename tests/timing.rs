@@ -127,25 +127,6 @@ fn self_play_32x32_answers_inside_100ms_turns() {
     check_100ms("standard 32x32", &times);
 }
 
-/// A quiet opening position (black to move) with nothing forced, so a search uses its time.
-const MIDGAME: &str = "
-    . . . . . . . . . . . . . . .
-    . . . . . . . . . . . . . . .
-    . . . . . . . . . . . . . . .
-    . . . . . . . . . . . . . . .
-    . . . . . . . . . . . . . . .
-    . . . . . . . . . . . . . . .
-    . . . . . . . . . . . . . . .
-    . . . . . . . x o . . . . . .
-    . . . . . . x . . . . . . . .
-    . . . . . . . o . . . . . . .
-    . . . . . . . . . . . . . . .
-    . . . . . . . . . . . . . . .
-    . . . . . . . . . . . . . . .
-    . . . . . . . . . . . . . . .
-    . . . . . . . . . . . . . . .
-";
-
 #[test]
 #[ignore = "timing: run apart, one at a time (.ci/run)"]
 fn timeout_turn_0_answers_within_200ms() {

@@ -1,11 +1,11 @@
 use super::memory::RESERVED_BYTES;
 use super::*;
+use std::time::Instant;
 
 /// The cell x,y.
 fn c(x: i64, y: i64) -> Pos {
     Pos::at(x, y).expect("a cell")
 }
-use std::time::Instant;
 
 #[test]
 fn set_position_infers_colours() {

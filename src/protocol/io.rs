@@ -51,8 +51,9 @@ pub fn run<R: Read + Send + 'static, W: Write>(input: R, output: W) -> std::io::
     let mut session = Session::with_inbox(crate::engine::Engine::new(), output, inbox);
     session.run();
     // the searches end with the session; what it wrote is out
-    let mut output = session.into_output();
-    output.flush()
+    // a manager that closed the pipe first is a normal end, as a closed output is above
+    let _ = session.into_output().flush();
+    Ok(())
 }
 
 /// The reader's loop (see [`spawn_reader`]), on the calling thread.

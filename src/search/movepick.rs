@@ -120,7 +120,6 @@ mod tests {
     use crate::board::Board;
     use crate::rng::SplitMix64;
     use crate::rules::Rule;
-    use crate::search::ordering::by_pick_order;
     use crate::search::{Limits, SearchControl, Searcher};
 
     /// Every move the picker hands out, in order.
@@ -146,7 +145,6 @@ mod tests {
     #[test]
     fn every_move_comes_once_in_every_stage() {
         let mut rng = SplitMix64::new(68);
-        let mut positions = 0;
         for round in 0..60 {
             let rule = Rule::ALL[round % Rule::ALL.len()];
             let size = [15, 20, 9][round % 3];
@@ -180,8 +178,6 @@ mod tests {
                     }
                 }
             });
-            positions += 1;
         }
-        assert_eq!(positions, 60);
     }
 }

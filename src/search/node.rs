@@ -287,15 +287,18 @@ impl<E: Evaluator> Worker<'_, E> {
         // and not a forcing line: no threat to answer, no four played, a bound that says
         // which side of the static value the truth is on.
         let me = self.board.side();
-        let four_played = best_move.is_some_and(|m| self.board.threat(me, m) >= Threat::Block4);
-        let forcing = n.threatened || n.exact || four_played;
-        let mate = is_mate_score(best) || is_mate_score(n.raw_eval);
+        // in the old order, so that a node already ruled out reads no threat class
+        let skip = n.threatened
+            || n.exact
+            || is_mate_score(best)
+            || is_mate_score(n.raw_eval)
+            || best_move.is_some_and(|m| self.board.threat(me, m) >= Threat::Block4);
         let bound_says = match bound {
             Bound::Lower => best > n.static_eval,
             Bound::Upper => best < n.static_eval,
             Bound::Exact => true,
         };
-        if !forcing && !mate && bound_says {
+        if !skip && bound_says {
             self.update_correction(best - n.raw_eval, depth);
         }
     }

@@ -15,7 +15,7 @@ pub struct Args {
     /// Nodes searched for each move.
     #[arg(long, short, default_value_t = 20_000)]
     pub nodes: u64,
-    /// Games played at once (default: one per hardware thread).
+    /// Games played at once (default: one per CPU this process may use).
     #[arg(long, short)]
     pub jobs: Option<usize>,
     #[arg(long, short, default_value_t = 1)]

@@ -18,7 +18,7 @@
 //!   the sum after its best move must stay below 1.
 //!
 //! Parts: `mod.rs` the geometry (lines, symmetries, threats), `search.rs` the alpha-beta and
-//! its move ordering, `table.rs` the transposition table.
+//! its move ordering, `table.rs` the transposition table, `cli.rs` its options and report.
 
 pub mod cli;
 mod search;

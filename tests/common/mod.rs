@@ -39,7 +39,6 @@ pub fn run_binary(args: &[&str]) -> (bool, String, String) {
     )
 }
 
-/// A running engine process.
 /// How a session ended: a process's exit status, or an in-process session's return (a
 /// panic in it is a failure).
 #[derive(Debug)]
@@ -155,16 +154,16 @@ impl Engine {
 
     /// Starts the real `pbrain-rensa` with piped stdin, stdout and stderr.
     pub fn binary() -> Engine {
-        Engine::spawn_logging("warn")
+        Engine::binary_logging("warn")
     }
 
     /// Starts `pbrain-rensa` with `RUST_LOG` set to `level` (its log goes to stderr).
-    pub fn spawn_logging(level: &str) -> Engine {
+    pub fn binary_logging(level: &str) -> Engine {
         Engine::spawn_with(level, &[])
     }
 
     /// Starts `pbrain-rensa` with these environment variables set.
-    pub fn spawn_with_env(vars: &[(&str, &str)]) -> Engine {
+    pub fn binary_with_env(vars: &[(&str, &str)]) -> Engine {
         Engine::spawn_with("warn", vars)
     }
 
@@ -415,18 +414,6 @@ impl Engine {
         }
     }
 
-    /// Like [`Engine::reply`], but `None` at the timeout or at the end of output.
-    pub fn try_reply(&mut self, timeout: Duration) -> Option<String> {
-        let deadline = Instant::now() + timeout;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let l = self.try_line(left)?;
-            if !is_log_line(&l) {
-                return Some(l);
-            }
-        }
-    }
-
     /// Sends a command and returns its reply (skipping MESSAGE/DEBUG lines).
     pub fn cmd(&mut self, line: &str) -> String {
         self.send(line);
@@ -484,13 +471,6 @@ impl Engine {
     pub fn diagram(&mut self, diagram: &str) -> (i64, i64) {
         let d = Diagram::parse(diagram);
         self.board(&d.board_lines())
-    }
-
-    /// Asserts that no reply other than MESSAGE/DEBUG comes within `wait`.
-    pub fn assert_silent(&mut self, wait: Duration, what: &str) {
-        if let Some(l) = self.try_reply(wait) {
-            panic!("{what}: expected no reply, got {l:?}");
-        }
     }
 
     /// Checks that the engine is alive and still answers commands in order: sends ABOUT and
@@ -811,7 +791,7 @@ pub const MIDGAME: &str = "
 /// An engine (trace log) searching [`MIDGAME`] on a 30 s turn, checked to be still
 /// searching: for STOP and END mid-search.
 pub fn searching_midgame() -> Engine {
-    let mut e = Engine::spawn_logging("trace");
+    let mut e = Engine::binary_logging("trace");
     e.setup_game(15, 0, 30_000);
     let mark = e.stderr_len();
     e.send_board(&diagram_board(MIDGAME));
