@@ -8,6 +8,7 @@
 //! this process may use, giving memory back) and [`rng`] (the one seeded generator) are below
 //! them all.
 
+pub mod analyze;
 pub mod bench;
 pub mod board;
 pub mod cells;
@@ -18,6 +19,7 @@ pub mod pattern;
 pub mod platform;
 pub mod play;
 pub mod protocol;
+pub mod record;
 pub mod rng;
 pub mod rules;
 pub mod search;

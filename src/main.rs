@@ -15,6 +15,8 @@ USAGE:
     pbrain-rensa play ...       play a game in the terminal (see play --help)
     pbrain-rensa solve ...      solve a small m,n,k-game exactly (see solve --help)
     pbrain-rensa selfplay ...   play itself and write training positions (selfplay --help)
+    pbrain-rensa analyze ...    analyse played games: .psq, SGF, move lists, folders, ZIPs
+                                (analyze --help)
     pbrain-rensa --help         this text
     pbrain-rensa --version      the version
 
@@ -59,10 +61,11 @@ fn main() -> Result<()> {
             rensa::bench::main(depth, threads);
             Ok(())
         }
-        Some("play" | "solve" | "selfplay") => match Cli::parse().command {
+        Some("play" | "solve" | "selfplay" | "analyze") => match Cli::parse().command {
             Command::Play(a) => rensa::play::cli::main(a),
             Command::Solve(a) => rensa::solve::cli::main(a),
             Command::Selfplay(a) => rensa::selfplay::cli::main(a),
+            Command::Analyze(a) => rensa::analyze::cli::main(a),
         },
         Some("-h" | "--help" | "help") => {
             println!("{HELP}");
@@ -99,4 +102,7 @@ enum Command {
     /// Play Rensa against itself and write training positions (see src/selfplay.rs for the
     /// file format). Resumes the file when it exists.
     Selfplay(rensa::selfplay::cli::Args),
+    /// Analyse played games (.psq, SGF, move lists; folders and ZIPs of them): each move
+    /// judged, the deciding move named, annotated SGF, a win-probability graph, a report.
+    Analyze(rensa::analyze::cli::Args),
 }

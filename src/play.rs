@@ -8,9 +8,11 @@ use crate::engine::{Clock, SearchResult};
 use crate::engine::{Engine, MoveError, ThinkLimits};
 use crate::eval::{is_mate_score, score_text, Score};
 use crate::geometry::parse_coords;
+use crate::record::{self, Defaults, Format, GameRecord};
 use crate::rng::SplitMix64;
 use crate::rules::Rule;
 use std::io::{BufRead, Write};
+use std::path::Path;
 
 /// How a game is set up.
 #[derive(Clone, Debug)]
@@ -389,12 +391,8 @@ impl<'a> Game<'a> {
         if path.is_empty() {
             return writeln!(self.out, "save needs a file name");
         }
-        let o = &self.opts;
-        let mut text = format!("# rensa game {}x{} {}\n", o.width, o.height, o.rule.name());
-        for (p, _) in self.engine.board().history() {
-            text += &format!("{},{}\n", p.x(), p.y());
-        }
-        match std::fs::write(path, text) {
+        let format = Format::from_path(Path::new(path)).unwrap_or(Format::Moves);
+        match std::fs::write(path, record::write(&self.game_record(), format)) {
             Ok(()) => writeln!(
                 self.out,
                 "saved {} moves to {path}",
@@ -404,31 +402,67 @@ impl<'a> Game<'a> {
         }
     }
 
-    /// Replays a move list (one move a line, `x,y` or `h8`; `#` starts a comment). Nothing
-    /// changes unless every move is on the board and on an empty cell.
+    /// The game so far as a record.
+    fn game_record(&self) -> GameRecord {
+        let o = &self.opts;
+        let mut g = GameRecord::new(o.width, o.height);
+        g.rule = Some(o.rule);
+        let (you, rensa) = (Some("you".to_string()), Some("Rensa".to_string()));
+        (g.black, g.white) = match self.person {
+            Color::Black => (you, rensa),
+            Color::White => (rensa, you),
+        };
+        g.result = self.outcome.map(|o| match o {
+            Outcome::Five(c) => record::Outcome::Won(c),
+            Outcome::Foul => record::Outcome::Won(Color::White),
+            Outcome::Draw => record::Outcome::Draw,
+        });
+        g.moves = (self.engine.board().history().iter())
+            .map(|(p, _)| record::Move::at(p.x() as i64, p.y() as i64))
+            .collect();
+        g
+    }
+
+    /// Replays a game record (`.psq`, SGF, or a move list: `x,y` or `h8`, `#` starts a
+    /// comment), on its own board and rule where it names them. Nothing changes unless every
+    /// move is on the board and on an empty cell.
     fn load(&mut self, path: &str) -> std::io::Result<()> {
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
             Err(e) => return writeln!(self.out, "cannot read {path}: {e}"),
         };
-        let mut moves = Vec::new();
-        for (n, l) in text.lines().enumerate() {
-            let l = l.split('#').next().unwrap_or("").trim();
-            for m in l.split_whitespace().filter(|m| !m.is_empty()) {
-                match parse_coords(m, self.opts.width) {
-                    Some(xy) => moves.push(xy),
-                    None => return writeln!(self.out, "{path}:{}: '{m}' is not a move", n + 1),
-                }
+        let format = match Format::from_path(Path::new(path)) {
+            Some(Format::Moves) | None => Format::detect(&text),
+            Some(f) => f,
+        };
+        let defaults = Defaults {
+            width: self.opts.width,
+            height: self.opts.height,
+        };
+        let g = match record::parse(&text, format, defaults) {
+            Ok(mut games) => games.remove(0),
+            Err(e) => return writeln!(self.out, "{path}: {e}"),
+        };
+        let rule = g.rule.unwrap_or(self.opts.rule);
+        let mut trial = Engine::new();
+        trial.new_game(g.width, g.height, rule);
+        let mut cells = Vec::with_capacity(g.moves.len());
+        for m in &g.moves {
+            match trial.cell(m.x, m.y).and_then(|p| trial.play(p).map(|_| p)) {
+                Ok(p) => cells.push(p),
+                Err(e) => return writeln!(self.out, "{path} is not a game on its board: {e}"),
             }
         }
-        let mut trial = Engine::new();
-        trial.new_game(self.opts.width, self.opts.height, self.opts.rule);
-        let mut cells = Vec::with_capacity(moves.len());
-        for &(x, y) in &moves {
-            match trial.cell(x, y).and_then(|p| trial.play(p).map(|_| p)) {
-                Ok(p) => cells.push(p),
-                Err(e) => return writeln!(self.out, "{path} is not a game on this board: {e}"),
-            }
+        let o = &mut self.opts;
+        if (o.width, o.height, o.rule) != (g.width, g.height, rule) {
+            (o.width, o.height, o.rule) = (g.width, g.height, rule);
+            writeln!(
+                self.out,
+                "the board is now {}x{}, {}",
+                g.width,
+                g.height,
+                rule.name()
+            )?;
         }
         self.engine
             .new_game(self.opts.width, self.opts.height, self.opts.rule);

@@ -20,6 +20,7 @@ use crate::board::{Accumulator, Board, Color, Pos, Shipped};
 use crate::engine::{Engine, ThinkLimits};
 use crate::eval::is_mate_score;
 use crate::pattern::Threat;
+use crate::record::{self, GameRecord};
 use crate::rng::SplitMix64;
 use crate::rules::Rule;
 use std::collections::HashSet;
@@ -54,6 +55,8 @@ pub struct Options {
     pub sizes: Vec<usize>,
     /// Share of the eligible positions written, per mille.
     pub sample_permille: u64,
+    /// Where each game is also appended as SGF (a collection of them), if anywhere.
+    pub games_file: Option<std::path::PathBuf>,
 }
 
 /// One position of a game with what the trainer learns from.
@@ -199,6 +202,8 @@ struct Played {
     game: u32,
     records: Vec<Record>,
     plies: usize,
+    /// The whole game, its opening marked.
+    game_record: GameRecord,
 }
 
 /// Plays `opts.games` games into `path` (resuming it when it exists), reporting progress
@@ -246,10 +251,17 @@ pub fn run(
         }));
     }
     drop(tx);
+    let mut games_file = match &opts.games_file {
+        Some(path) => Some(OpenOptions::new().create(true).append(true).open(path)?),
+        None => None,
+    };
     let mut finished = done;
     progress(finished, opts.games, records);
     for p in rx {
         write_game(&mut file, p.game, &p.records)?;
+        if let Some(f) = &mut games_file {
+            f.write_all(record::sgf::write(&p.game_record, &[]).as_bytes())?;
+        }
         records += p.records.len() as u64;
         finished += 1;
         log::debug!(
@@ -322,6 +334,7 @@ fn play_game(engine: &mut Engine, game: u32, opts: &Options, keys: &Mutex<HashSe
     let size = opts.sizes[(rng.next_u64() % opts.sizes.len() as u64) as usize];
     engine.clear_hash();
     balanced_opening(engine, rule, size, opts.nodes, &mut rng);
+    let opening = engine.board().ply();
     let mut seen: Vec<Seen> = Vec::new();
     let winner = loop {
         let b = engine.board();
@@ -348,6 +361,15 @@ fn play_game(engine: &mut Engine, game: u32, opts: &Options, keys: &Mutex<HashSe
         }
     };
     let plies = seen.len();
+    let mut game_record = GameRecord::new(size, size);
+    game_record.rule = Some(rule);
+    game_record.black = Some(format!("Rensa {}", env!("CARGO_PKG_VERSION")));
+    game_record.white = game_record.black.clone();
+    game_record.opening = opening;
+    game_record.result = Some(winner.map_or(record::Outcome::Draw, record::Outcome::Won));
+    game_record.moves = (engine.board().history().iter())
+        .map(|(p, _)| record::Move::at(p.x() as i64, p.y() as i64))
+        .collect();
     let mut records = Vec::new();
     for Seen {
         stones,
@@ -385,6 +407,7 @@ fn play_game(engine: &mut Engine, game: u32, opts: &Options, keys: &Mutex<HashSe
         game,
         records,
         plies,
+        game_record,
     }
 }
 

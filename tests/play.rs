@@ -237,7 +237,15 @@ fn a_full_board_is_a_draw_and_games_save_and_load() {
     );
     assert!(out.contains("saved 25 moves"), "{out}");
     assert!(out.contains("loaded 25 moves"), "{out}");
-    assert_eq!(saved_text.lines().filter(|l| l.contains(',')).count(), 25);
+    let saved = rensa::record::parse(
+        &saved_text,
+        rensa::record::Format::Moves,
+        Default::default(),
+    )
+    .unwrap()
+    .remove(0);
+    assert_eq!((saved.width, saved.height, saved.moves.len()), (5, 5, 25));
+    assert_eq!(saved.result, Some(rensa::record::Outcome::Draw));
 }
 
 #[test]

@@ -577,6 +577,26 @@ impl Engine {
         self.think_here(&limits, on_iteration)
     }
 
+    /// A search of the current position until `ms` milliseconds or `nodes` nodes, whichever
+    /// comes first, with no game clock to budget (game analysis): a forced or proven
+    /// position answers at once. On this thread; the tables stay for the next position.
+    pub fn analyse(
+        &mut self,
+        ms: Option<u64>,
+        nodes: Option<u64>,
+        on_iteration: &mut dyn FnMut(&Iteration),
+    ) -> SearchResult {
+        let limits = crate::search::Limits {
+            depth: None,
+            nodes,
+            soft_ms: ms,
+            hard_ms: ms,
+            multipv: 0,
+            spare_time_carries: true,
+        };
+        self.think_here(&limits, on_iteration)
+    }
+
     /// Sets the transposition table's limit to exactly `bytes`, whatever the memory limit
     /// (benchmarks: the same table on every machine).
     pub fn set_table_bytes(&mut self, bytes: usize) {

@@ -225,6 +225,22 @@ pub fn renju_fill<A: Accumulator>(board: &Board<A>) -> Score {
     }
 }
 
+/// The logistic scale of [`win_probability`]: the evaluation's weights were fitted so that
+/// `sigmoid(score / K)` predicts the game's result.
+pub const WIN_PROBABILITY_SCALE: f64 = 600.0;
+
+/// The side to move's chance to win, from a search's score: 1 or 0 for a proven result,
+/// else the logistic curve the evaluation was fitted to (a draw counts half).
+pub fn win_probability(s: Score) -> f64 {
+    if s >= WIN_MIN {
+        1.0
+    } else if s <= -WIN_MIN {
+        0.0
+    } else {
+        1.0 / (1.0 + (-(s as f64) / WIN_PROBABILITY_SCALE).exp())
+    }
+}
+
 /// Mate-distance helpers.
 pub fn mate_in(ply: usize) -> Score {
     WIN - ply as Score

@@ -1,9 +1,8 @@
 //! `pbrain-rensa play`: its options, turned into [`super::PlayOptions`].
 
 use crate::board::Color;
-use crate::engine::Engine;
 use crate::rules::Rule;
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, bail, Result};
 use clap::ValueEnum;
 use std::io::Write;
 
@@ -45,20 +44,6 @@ pub enum First {
     Rensa,
 }
 
-fn parse_size(s: &str) -> Result<(usize, usize)> {
-    let (w, h) = match s.split_once(['x', 'X', ',']) {
-        Some((w, h)) => (w.trim().parse()?, h.trim().parse()?),
-        None => {
-            let n = s.trim().parse()?;
-            (n, n)
-        }
-    };
-    if !Engine::size_supported(w as i64, h as i64) {
-        bail!("board size {w}x{h} is not supported (5 to 32 each way)");
-    }
-    Ok((w, h))
-}
-
 /// Runs `pbrain-rensa play` with its parsed options.
 pub fn main(a: Args) -> Result<()> {
     use std::io::IsTerminal;
@@ -79,8 +64,7 @@ pub fn main(a: Args) -> Result<()> {
 /// The game `a` asks for; `color` when the output is a terminal, `echo` (the person's
 /// moves printed back) when the input is not.
 pub fn options(a: &Args, color: bool, echo: bool) -> Result<super::PlayOptions> {
-    let (width, height) =
-        parse_size(&a.size).with_context(|| format!("bad --size '{}'", a.size))?;
+    let (width, height) = crate::record::parse_size(&a.size).map_err(|e| anyhow!(e))?;
     if !(a.time.is_finite() && a.time >= 0.0) {
         bail!("bad --time {}", a.time);
     }

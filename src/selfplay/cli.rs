@@ -29,6 +29,9 @@ pub struct Args {
     /// Share of the eligible positions written, per mille.
     #[arg(long, default_value_t = 250, value_parser = clap::value_parser!(u64).range(1..=1000))]
     pub sample: u64,
+    /// Also append every game to this SGF file (a collection; `analyze` reads it).
+    #[arg(long)]
+    pub sgf: Option<std::path::PathBuf>,
 }
 
 /// Runs `pbrain-rensa selfplay` with its parsed options.
@@ -61,6 +64,7 @@ pub fn main(a: Args) -> Result<()> {
         rules,
         sizes,
         sample_permille: a.sample,
+        games_file: a.sgf,
     };
     let start = std::time::Instant::now();
     let mut first: Option<u64> = None;

@@ -9,6 +9,7 @@ fn opts(games: u64, jobs: usize) -> Options {
         rules: vec![Rule::Freestyle, Rule::Renju, Rule::Caro],
         sizes: vec![9],
         sample_permille: 1000,
+        games_file: None,
     }
 }
 
@@ -148,4 +149,37 @@ fn a_file_of_something_else_is_refused() {
     std::fs::write(&path, b"not a self-play file").unwrap();
     assert!(run(&path, &opts(1, 1), &mut |_, _, _| {}).is_err());
     let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn games_are_also_written_as_an_sgf_collection() {
+    let path = scratch("sgf-records");
+    let sgf = scratch("sgf-games.sgf");
+    let _ = std::fs::remove_file(&sgf);
+    let o = Options {
+        games_file: Some(sgf.clone()),
+        ..opts(3, 2)
+    };
+    run(&path, &o, &mut |_, _, _| {}).unwrap();
+    let text = std::fs::read_to_string(&sgf).unwrap();
+    let games = crate::record::sgf::parse(&text).unwrap();
+    assert_eq!(games.len(), 3);
+    for g in &games {
+        let rule = g.rule.expect("the rule is written");
+        let mut e = crate::engine::Engine::new();
+        e.new_game(g.width, g.height, rule);
+        assert!((2..=5).contains(&g.opening), "{}", g.opening);
+        for m in &g.moves {
+            let p = e.cell(m.x, m.y).unwrap();
+            e.play(p).unwrap();
+        }
+        let last = e.board().history().last().unwrap().0;
+        let expected = match e.board().is_five_at(last) {
+            true => crate::record::Outcome::Won(e.board().stone(last).unwrap()),
+            false => crate::record::Outcome::Draw,
+        };
+        assert_eq!(g.result, Some(expected));
+    }
+    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_file(&sgf);
 }

@@ -1,0 +1,324 @@
+use super::cli::run;
+use super::input::{gather, Settings};
+use super::*;
+use crate::record::{self, Defaults, Format};
+
+fn game(text: &str) -> Game {
+    let record = record::parse(text, Format::detect(text), Defaults::default())
+        .unwrap()
+        .remove(0);
+    let rule = record.rule.unwrap_or(Rule::Freestyle);
+    Game {
+        source: "test".into(),
+        record,
+        rule,
+    }
+}
+
+fn analyse(text: &str, nodes: u64) -> GameAnalysis {
+    let mut engine = Engine::new();
+    engine.set_table_bytes(8 << 20);
+    let limits = Limits {
+        time_ms: None,
+        nodes: Some(nodes),
+    };
+    analyse_game(&mut engine, &game(text), limits, &mut || {})
+}
+
+fn fixture(name: &str) -> String {
+    let path = format!("{}/tests/data/records/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// Black has four in a row with both ends open and plays elsewhere; white makes five.
+const MISSED: &str = "h8 a1 i8 a2 j8 a3 k8 a4 o15 a5";
+
+#[test]
+fn a_five_let_go_is_a_missed_win_and_decides_the_game() {
+    let a = analyse(MISSED, 5_000);
+    assert_eq!(a.end, End::Five(Color::White));
+    assert_eq!(a.winner, Some(Color::White));
+    assert_eq!(a.moves.len(), 10);
+    let m = &a.moves[8];
+    assert_eq!(
+        (m.ply, m.color, m.mv.to_string()),
+        (8, Color::Black, "o15".to_string())
+    );
+    assert_eq!(m.judgement, Some(Judgement::MissedWin));
+    assert!(m
+        .before
+        .best
+        .is_some_and(|b| ["g8", "l8"].contains(&b.to_string().as_str())));
+    assert_eq!((m.win_best, m.win_played), (1.0, 0.0));
+    assert_eq!(a.deciding, Some(8));
+    // white's fours were its best moves
+    assert!(a.moves[7].judgement.is_none(), "{:?}", a.moves[7]);
+    assert_eq!(a.moves[9].played, crate::eval::mate_in(1));
+}
+
+#[test]
+fn a_renju_foul_loses_on_the_spot() {
+    // j8 makes two open threes (h8 i8 j8 and j8 j9 j10) for black
+    let a = analyse(
+        "# rensa game 15x15 renju\nh8 a1 i8 a3 j9 a5 j10 o15 j8",
+        5_000,
+    );
+    assert_eq!(a.end, End::Foul);
+    assert_eq!(a.winner, Some(Color::White));
+    let last = a.moves.last().unwrap();
+    assert_eq!(last.mv.to_string(), "j8");
+    assert_eq!(last.judgement, Some(Judgement::Foul));
+    assert_eq!(last.win_played, 0.0);
+    assert_eq!(a.deciding, Some(a.moves.len() - 1));
+}
+
+#[test]
+fn an_illegal_move_stops_the_analysis_there() {
+    let a = analyse("h8 i9 j10 i9 k11", 2_000);
+    assert_eq!(
+        a.end,
+        End::Illegal {
+            ply: 3,
+            reason: "i9 is already taken".into()
+        }
+    );
+    assert_eq!(a.moves.len(), 3);
+    let a = analyse("h8\n7,40\n", 2_000);
+    assert!(matches!(&a.end, End::Illegal { ply: 1, reason } if reason.contains("off the 15x15")));
+    let a = analyse(&format!("{MISSED} b5"), 2_000);
+    assert!(
+        matches!(&a.end, End::Illegal { ply: 10, reason } if reason.contains("over after move 10"))
+    );
+    assert_eq!(a.moves.len(), 10);
+    // the moves before it are still judged, and the record's winner stands
+    assert_eq!(a.deciding, None);
+}
+
+#[test]
+fn the_given_opening_is_not_judged() {
+    let a = analyse(&format!("# opening 4\n{MISSED}"), 2_000);
+    assert_eq!(a.moves.first().map(|m| m.ply), Some(4));
+    assert_eq!(a.moves.len(), 6);
+}
+
+#[test]
+fn win_probability_is_the_fitted_curve_and_certain_when_proven() {
+    use crate::eval::{mate_in, mated_in, win_probability};
+    assert_eq!(win_probability(0), 0.5);
+    assert!((win_probability(600) - 0.731).abs() < 0.001);
+    assert!((win_probability(-600) + win_probability(600) - 1.0).abs() < 1e-12);
+    assert_eq!(
+        (win_probability(mate_in(9)), win_probability(mated_in(4))),
+        (1.0, 0.0)
+    );
+}
+
+#[test]
+fn the_deciding_move_is_the_last_unforced_step_into_a_proven_loss() {
+    let searched = |score: Score, best: &str| Searched {
+        score,
+        best: Some(best.parse().unwrap()),
+        pv: Vec::new(),
+        depth: 1,
+        nodes: 1,
+    };
+    let m = |ply: usize, mv: &str, before: Searched, played: Score| {
+        let color = if ply % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        judge(ply, color, mv.parse().unwrap(), before, played, false)
+    };
+    let won = crate::eval::mate_in(9);
+    // black errs at ply 2 (not its search's choice), then plays its search's choices; only
+    // white's search at ply 5 proves the win
+    let moves = vec![
+        m(0, "h8", searched(50, "h8"), 40),
+        m(1, "i9", searched(-40, "i9"), -60),
+        m(2, "j10", searched(60, "g7"), -600),
+        m(3, "g7", searched(300, "g7"), 350),
+        m(4, "k11", searched(-350, "k11"), -700),
+        m(5, "f6", searched(won, "f6"), won),
+    ];
+    assert_eq!(deciding_move(&moves, Color::Black), Some(2));
+    assert_eq!(moves[2].judgement, Some(Judgement::Blunder));
+    // without a proof: the last fall below one half that lasted
+    let unproven: Vec<_> = moves[..5].to_vec();
+    assert_eq!(deciding_move(&unproven, Color::Black), Some(2));
+}
+
+#[test]
+fn rensas_losses_to_rapfi_are_decided_where_the_long_search_saw_it() {
+    // games Rensa lost to Rapfi: tests/data/tactics_avoid*.txt name the move after which a
+    // 1 s search first saw Rapfi's forced win (the file's name gives its move number)
+    for name in [
+        "rapfi_fs15_s14-g33-p8.txt",
+        "rapfi_std_s13-g24-p7.txt",
+        "rapfi_renju_s13-g77-p4.txt",
+    ] {
+        let text = fixture(name);
+        let want: usize = name
+            .rsplit("-p")
+            .next()
+            .unwrap()
+            .trim_end_matches(".txt")
+            .parse()
+            .unwrap();
+        let a = analyse(&text, 60_000);
+        let got = a.deciding.map(|i| a.moves[i].ply);
+        assert_eq!(got, Some(want), "{name}: {}", output::table(&a));
+    }
+}
+
+#[test]
+fn outputs_carry_every_move() {
+    let a = analyse(&fixture("gomocup-rensa-rapfi.psq"), 3_000);
+    assert_eq!(a.moves.len(), 32);
+    // the SVG: well-formed XML, one point per move, the deciding move ringed
+    let svg = svg::graph(&a);
+    let mut reader = quick_xml::Reader::from_str(&svg);
+    let (mut points, mut rings) = (Vec::new(), 0);
+    loop {
+        match reader.read_event().expect("well-formed SVG") {
+            quick_xml::events::Event::Start(e) | quick_xml::events::Event::Empty(e)
+                if e.name().as_ref() == b"circle" =>
+            {
+                let attr = |k: &[u8]| {
+                    e.try_get_attribute(k)
+                        .unwrap()
+                        .map(|a| String::from_utf8(a.value.to_vec()).unwrap())
+                };
+                if attr(b"class").is_some_and(|c| c.starts_with("point")) {
+                    points.push(attr(b"data-move").unwrap().parse::<usize>().unwrap());
+                }
+                if attr(b"class").as_deref() == Some("decisive") {
+                    rings += 1;
+                }
+            }
+            quick_xml::events::Event::Eof => break,
+            _ => {}
+        }
+    }
+    assert_eq!(points, (1..=32).collect::<Vec<_>>());
+    assert_eq!(rings, usize::from(a.deciding.is_some()));
+    // the annotated SGF reads back as the game, every move with its comment
+    let sgf = output::annotated_sgf(&a);
+    let back = record::sgf::parse(&sgf).unwrap().remove(0);
+    let xy = |g: &record::GameRecord| g.moves.iter().map(|m| (m.x, m.y)).collect::<Vec<_>>();
+    assert_eq!(xy(&back), xy(&a.game.record));
+    for m in &a.moves {
+        let c = back.moves[m.ply].comment.as_deref().unwrap_or("");
+        assert!(
+            c.starts_with(&format!("{}: ", m.mv)),
+            "move {}: {c:?}",
+            m.ply + 1
+        );
+    }
+    assert!(back
+        .moves
+        .last()
+        .unwrap()
+        .comment
+        .as_deref()
+        .unwrap()
+        .contains("rapfi wins"));
+    // JSON: one object per move with its judgement
+    let json = output::json_moves(&a);
+    assert_eq!(json.len(), 32);
+    for (v, m) in json.iter().zip(&a.moves) {
+        assert_eq!(v["ply"], m.ply + 1);
+        assert_eq!(v["move"], m.mv.to_string());
+        assert_eq!(v["judgement"].as_str(), m.judgement.map(Judgement::name));
+    }
+    // the table: a row per move and the deciding move named
+    let t = output::table(&a);
+    assert_eq!(t.lines().filter(|l| l.starts_with("  ")).count(), 32);
+    assert_eq!(t.contains("decided by move"), a.deciding.is_some());
+}
+
+#[test]
+fn a_split_game_comes_back_whole_and_in_order() {
+    let g = game(&fixture("gomocup-rensa-rapfi.psq"));
+    let limits = Limits {
+        time_ms: None,
+        nodes: Some(2_000),
+    };
+    let games = vec![g.clone(), g];
+    for threads in [1, 4] {
+        let mut got = Vec::new();
+        run(&games, limits, threads, 4 << 20, &mut |a| {
+            got.push(a);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(got.len(), 2);
+        for a in &got {
+            let plies: Vec<usize> = a.moves.iter().map(|m| m.ply).collect();
+            assert_eq!(plies, (0..32).collect::<Vec<_>>(), "{threads} threads");
+            assert_eq!(a.winner, Some(Color::White));
+        }
+    }
+}
+
+#[test]
+fn folders_and_zips_are_read_and_bad_files_named() {
+    let dir = std::env::temp_dir().join(format!("rensa-analyze-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("a.psq"), fixture("gomocup-rensa-rapfi.psq")).unwrap();
+    std::fs::write(dir.join("sub/b.sgf"), fixture("cgomokucli-3games.sgf")).unwrap();
+    std::fs::write(dir.join("sub/bad.sgf"), "(;SZ[15]\n;B[hh]\n;B[ii])").unwrap();
+    std::fs::write(dir.join("notes.md"), "not a record").unwrap();
+    let zip_path = dir.join("t.zip");
+    {
+        let mut z = zip::ZipWriter::new(std::fs::File::create(&zip_path).unwrap());
+        let o = zip::write::SimpleFileOptions::default();
+        z.start_file("round1/1_a_b_1.psq", o).unwrap();
+        std::io::Write::write_all(&mut z, fixture("gomocup-rensa-rapfi.psq").as_bytes()).unwrap();
+        z.start_file("round1/broken.psq", o).unwrap();
+        std::io::Write::write_all(&mut z, b"Piskvorky 99x99, 0:0, 0\n").unwrap();
+        z.start_file("readme.txt.bak", o).unwrap();
+        z.finish().unwrap();
+    }
+    let s = Settings {
+        defaults: Defaults::default(),
+        rule: Some(Rule::Standard),
+    };
+    let found = gather(std::slice::from_ref(&dir), &s);
+    let sources: Vec<String> = found
+        .games
+        .iter()
+        .map(|g| {
+            g.source
+                .strip_prefix(&dir.display().to_string())
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(
+        sources,
+        [
+            "/a.psq",
+            "/sub/b.sgf#1",
+            "/sub/b.sgf#2",
+            "/sub/b.sgf#3",
+            "/t.zip:round1/1_a_b_1.psq"
+        ]
+    );
+    assert!(found.games.iter().all(|g| g.rule == Rule::Standard));
+    assert_eq!(found.errors.len(), 2, "{:?}", found.errors);
+    assert!(
+        found.errors[0].ends_with("bad.sgf: line 3: the colours do not alternate"),
+        "{:?}",
+        found.errors
+    );
+    assert!(
+        found.errors[1].contains("t.zip:round1/broken.psq: line 1"),
+        "{:?}",
+        found.errors
+    );
+    let missing = gather(&[dir.join("nothing.psq")], &s);
+    assert!(missing.games.is_empty() && missing.errors.len() == 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
