@@ -22,7 +22,9 @@ Examples:
 
 Records: Piskvork .psq (Gomocup's), SGF (c-gomoku-cli's and most gomoku programs'; every
 game of a collection), and move lists (h8 i9 ... or x,y lines, 0-based). The board comes
-from the file; the rule from --rule, else the file (SGF's RU), else freestyle.
+from the file; the rule from --rule, else the file (SGF's RU), else freestyle. The given
+opening is not judged: c-gomoku-cli's \"opening move\" marks, a .psq's leading 0 ms moves,
+or --opening N.
 
 Each move is judged by the win probability its player lost against the best move:
 inaccuracy from 5%, mistake from 10%, blunder from 20%; a forced win let go is a missed
@@ -51,6 +53,10 @@ pub struct Args {
     /// over the file's.
     #[arg(long, short)]
     pub rule: Option<String>,
+    /// The first N moves are a given opening, not judged (default: as the record marks
+    /// them: c-gomoku-cli's `opening move` comments, a .psq's leading 0 ms moves).
+    #[arg(long)]
+    pub opening: Option<usize>,
     /// The board of a move list without a header: N or WxH.
     #[arg(long, short, default_value = "15")]
     pub size: String,
@@ -85,7 +91,12 @@ pub fn main(a: Args) -> Result<()> {
         defaults: Defaults { width, height },
         rule,
     };
-    let found = input::gather(&a.files, &settings);
+    let mut found = input::gather(&a.files, &settings);
+    if let Some(n) = a.opening {
+        for g in &mut found.games {
+            g.record.opening = n;
+        }
+    }
     for e in &found.errors {
         eprintln!("analyze: {e}");
     }

@@ -374,9 +374,10 @@ fn judge(
 
 /// The loser's move that decided the game, as an index into `moves`. Where a search proved
 /// the loss (a forced win for the winner, or a foul), from the first move where one did
-/// back to the last of the loser's moves that was not already lost and was not the search's
-/// own choice: a short search proves a long win a few moves late, and the moves it would
-/// have played itself are not the ones to blame. Failing a proof, the last move after
+/// back to the last of the loser's moves that was not already lost and cost something by
+/// the searches (not their own choice, and an inaccuracy at least): a short search proves a
+/// long win a few moves late, and the moves it would have played itself are not the ones
+/// to blame. Failing a proof, the last move after
 /// which the loser's win probability fell below one half and stayed there; failing that,
 /// the loser's costliest move.
 pub fn deciding_move(moves: &[MoveReport], loser: Color) -> Option<usize> {
@@ -392,7 +393,8 @@ pub fn deciding_move(moves: &[MoveReport], loser: Color) -> Option<usize> {
     if let Some(p) = proof {
         let blamed = mine()
             .filter(|&(k, m)| {
-                k <= p && m.before.score > -WIN_MIN && (k == p || m.before.best != Some(m.mv))
+                let costly = m.before.best != Some(m.mv) && m.loss() >= INACCURACY;
+                k <= p && m.before.score > -WIN_MIN && (k == p || costly)
             })
             .map(|(k, _)| k)
             .next_back();

@@ -577,9 +577,10 @@ impl Engine {
         self.think_here(&limits, on_iteration)
     }
 
-    /// A search of the current position until `ms` milliseconds or `nodes` nodes, whichever
-    /// comes first, with no game clock to budget (game analysis): a forced or proven
-    /// position answers at once. On this thread; the tables stay for the next position.
+    /// A search of the current position for `ms` milliseconds or `nodes` nodes, whichever
+    /// comes first, with no game clock to budget (game analysis): the whole time, not a
+    /// move's share of it, but a forced or proven position answers at once. On this thread;
+    /// the tables stay for the next position.
     pub fn analyse(
         &mut self,
         ms: Option<u64>,
@@ -589,7 +590,7 @@ impl Engine {
         let limits = crate::search::Limits {
             depth: None,
             nodes,
-            soft_ms: ms,
+            soft_ms: None,
             hard_ms: ms,
             multipv: 0,
             spare_time_carries: true,

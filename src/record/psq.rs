@@ -2,7 +2,8 @@
 //! `Piskvorky WxH, L1:L2, h`, one `x,y,ms` line a move (1-based, black first), then
 //! optionally the players' names (one a line), an end code line (`-1` from the manager) and,
 //! on the Gomocup server, a `result,tournament` line (1: the first player won, 2: the second).
-//! Piskvork takes moves up to the first line that is not three numbers; so do we.
+//! Piskvork takes moves up to the first line that is not three numbers; so do we. The
+//! leading moves that took 0 ms are the given opening (Gomocup's), unless no move took any.
 
 use super::{check_size, GameRecord, Move, Outcome, ReadError};
 use crate::geometry::Color;
@@ -29,6 +30,15 @@ pub fn parse(text: &str) -> Result<GameRecord, ReadError> {
         }
     }
     rest.extend(lines);
+    // the given opening's stones take no time; a file without times has none
+    let untimed = game
+        .moves
+        .iter()
+        .take_while(|m| m.time_ms == Some(0))
+        .count();
+    if untimed < game.moves.len() {
+        game.opening = untimed;
+    }
     let mut names = Vec::new();
     for (_, l) in rest.into_iter().filter(|(_, l)| !l.is_empty()) {
         if l.parse::<i64>().is_ok() {

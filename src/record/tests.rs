@@ -28,6 +28,9 @@ fn a_gomocup_psq_reads_with_names_times_and_result() {
     assert_eq!(g.black.as_deref(), Some("rensa"));
     assert_eq!(g.white.as_deref(), Some("rapfi"));
     assert_eq!(g.result, Some(Outcome::Won(Color::White)));
+    assert_eq!(g.opening, 5);
+    let untimed = psq::parse("Piskvorky 15x15, 0:0, 0\n8,8,0\n9,9,0\n").unwrap();
+    assert_eq!(untimed.opening, 0);
 }
 
 #[test]
