@@ -24,4 +24,5 @@ pub mod rng;
 pub mod rules;
 pub mod search;
 pub mod selfplay;
+pub mod serve;
 pub mod solve;

@@ -17,6 +17,7 @@ USAGE:
     pbrain-rensa selfplay ...   play itself and write training positions (selfplay --help)
     pbrain-rensa analyze ...    analyse played games: .psq, SGF, move lists, folders, ZIPs
                                 (analyze --help)
+    pbrain-rensa serve ...      a board in the browser at http://127.0.0.1:8073/ (serve --help)
     pbrain-rensa --help         this text
     pbrain-rensa --version      the version
 
@@ -61,11 +62,12 @@ fn main() -> Result<()> {
             rensa::bench::main(depth, threads);
             Ok(())
         }
-        Some("play" | "solve" | "selfplay" | "analyze") => match Cli::parse().command {
+        Some("play" | "solve" | "selfplay" | "analyze" | "serve") => match Cli::parse().command {
             Command::Play(a) => rensa::play::cli::main(a),
             Command::Solve(a) => rensa::solve::cli::main(a),
             Command::Selfplay(a) => rensa::selfplay::cli::main(a),
             Command::Analyze(a) => rensa::analyze::cli::main(a),
+            Command::Serve(a) => rensa::serve::cli::main(a),
         },
         Some("-h" | "--help" | "help") => {
             println!("{HELP}");
@@ -105,4 +107,6 @@ enum Command {
     /// Analyse played games (.psq, SGF, move lists; folders and ZIPs of them): each move
     /// judged, the deciding move named, annotated SGF, a win-probability graph, a report.
     Analyze(rensa::analyze::cli::Args),
+    /// Serve a board in the browser (this machine only by default): play and analyse.
+    Serve(rensa::serve::cli::Args),
 }

@@ -230,7 +230,7 @@ fn progress_bar(positions: u64, games: usize) -> indicatif::ProgressBar {
         indicatif::ProgressDrawTarget::stderr_with_hz(4),
     );
     let style = indicatif::ProgressStyle::with_template(
-        "analyze [{bar:30}] {pos}/{len} positions of {msg}, {per_sec}, {eta} left",
+        "analyze [{bar:30}] {pos}/{len} positions of {msg}, {elapsed} so far, {eta} left",
     )
     .expect("a valid template")
     .progress_chars("#>-");

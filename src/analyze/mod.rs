@@ -310,7 +310,15 @@ pub fn assemble(g: &Game, r: Replayed, searched: Vec<Searched>, elapsed_ms: u64)
             (None, _, _) => unreachable!("a search after every move of a game still on"),
         };
         let foul = last && end == End::Foul;
-        moves.push(judge(i, color, cells[i], searched[k].clone(), played, foul));
+        moves.push(judge(
+            i,
+            color,
+            cells[i],
+            searched[k].clone(),
+            played,
+            foul,
+            g.rule,
+        ));
     }
     let deciding = winner.and_then(|w| deciding_move(&moves, w.opponent()));
     GameAnalysis {
@@ -332,6 +340,7 @@ fn judge(
     before: Searched,
     played: Score,
     foul: bool,
+    rule: Rule,
 ) -> MoveReport {
     let best_played = before.best == Some(mv);
     // the best move is the best: a deeper look at the next position does not make it worse
@@ -341,8 +350,8 @@ fn judge(
         played
     };
     let best = before.score.max(played);
-    let win_best = win_probability(best);
-    let win_played = win_probability(played);
+    let win_best = win_probability(best, rule);
+    let win_played = win_probability(played, rule);
     let loss = win_best - win_played;
     let judgement = if foul {
         Some(Judgement::Foul)

@@ -104,13 +104,17 @@ fn the_given_opening_is_not_judged() {
 #[test]
 fn win_probability_is_the_fitted_curve_and_certain_when_proven() {
     use crate::eval::{mate_in, mated_in, win_probability};
-    assert_eq!(win_probability(0), 0.5);
-    assert!((win_probability(600) - 0.731).abs() < 0.001);
-    assert!((win_probability(-600) + win_probability(600) - 1.0).abs() < 1e-12);
-    assert_eq!(
-        (win_probability(mate_in(9)), win_probability(mated_in(4))),
-        (1.0, 0.0)
+    let free = Rule::Freestyle;
+    assert_eq!(win_probability(0, free), 0.5);
+    assert!((win_probability(400, free) - 0.731).abs() < 0.001);
+    assert!((win_probability(-300, free) + win_probability(300, free) - 1.0).abs() < 1e-12);
+    // a lead says less in caro
+    assert!(win_probability(400, Rule::Caro) < win_probability(400, Rule::Renju));
+    let proven = (
+        win_probability(mate_in(9), free),
+        win_probability(mated_in(4), free),
     );
+    assert_eq!(proven, (1.0, 0.0));
 }
 
 #[test]
@@ -128,7 +132,15 @@ fn the_deciding_move_is_the_last_unforced_step_into_a_proven_loss() {
         } else {
             Color::White
         };
-        judge(ply, color, mv.parse().unwrap(), before, played, false)
+        judge(
+            ply,
+            color,
+            mv.parse().unwrap(),
+            before,
+            played,
+            false,
+            Rule::Standard,
+        )
     };
     let won = crate::eval::mate_in(9);
     // black errs at ply 2 (not its search's choice), then plays its search's choices; only

@@ -225,19 +225,31 @@ pub fn renju_fill<A: Accumulator>(board: &Board<A>) -> Score {
     }
 }
 
-/// The logistic scale of [`win_probability`]: the evaluation's weights were fitted so that
-/// `sigmoid(score / K)` predicts the game's result.
-pub const WIN_PROBABILITY_SCALE: f64 = 600.0;
+/// The logistic scale of [`win_probability`] by rule: `sigmoid(score / K)` fitted by maximum
+/// likelihood to the results of games, on the searches of `pbrain-rensa analyze`
+/// (`scripts/calibrate.py`: 300 self-play games at 20,000 nodes a move from balanced
+/// openings, analysed at 30,000 nodes a position; freestyle also 100 games against Rapfi at
+/// 100 ms). Freestyle 343 (self-play) and 436 (against Rapfi), standard 545, renju 521,
+/// caro 1,429 (caro's fives are often blocked, so a lead says less); exact-five caro takes
+/// caro's.
+pub fn win_probability_scale(rule: Rule) -> f64 {
+    match rule {
+        Rule::Freestyle => 400.0,
+        Rule::Standard => 550.0,
+        Rule::Renju => 520.0,
+        Rule::Caro | Rule::CaroExact => 1400.0,
+    }
+}
 
-/// The side to move's chance to win, from a search's score: 1 or 0 for a proven result,
-/// else the logistic curve the evaluation was fitted to (a draw counts half).
-pub fn win_probability(s: Score) -> f64 {
+/// The side to move's chance to win from a search's score under `rule`: 1 or 0 for a
+/// proven result, else the fitted logistic curve (a draw counts half).
+pub fn win_probability(s: Score, rule: Rule) -> f64 {
     if s >= WIN_MIN {
         1.0
     } else if s <= -WIN_MIN {
         0.0
     } else {
-        1.0 / (1.0 + (-(s as f64) / WIN_PROBABILITY_SCALE).exp())
+        1.0 / (1.0 + (-(s as f64) / win_probability_scale(rule)).exp())
     }
 }
 
