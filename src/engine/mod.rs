@@ -579,8 +579,8 @@ impl Engine {
 
     /// A search of the current position for `ms` milliseconds or `nodes` nodes, whichever
     /// comes first, with no game clock to budget (game analysis): the whole time, not a
-    /// move's share of it, but a forced or proven position answers at once. On this thread;
-    /// the tables stay for the next position.
+    /// move's share of it; a forced reply searches a fifth of it, and a proven position
+    /// answers at once. On this thread; the tables stay for the next position.
     pub fn analyse(
         &mut self,
         ms: Option<u64>,

@@ -456,16 +456,16 @@ fn evaluate(v: &Value) -> Result<Reply, Reply> {
         .iter()
         .map(|(p, _)| record::Move::at(p.x() as i64, p.y() as i64))
         .collect();
-    let game = crate::analyze::Game {
+    let game = crate::analysis::Game {
         source: "page".into(),
         record: g,
         rule: b.rule(),
     };
-    let limits = crate::analyze::Limits {
+    let limits = crate::analysis::Limits {
         time_ms: Some(ms),
         nodes: None,
     };
-    let a = crate::analyze::analyse_game(&mut e, &game, limits, &mut || {});
+    let a = crate::analysis::analyse_game(&mut e, &game, limits, &mut || {});
     let mut black = vec![Value::Null; a.game.record.moves.len() + 1];
     for m in &a.moves {
         black[m.ply + 1] = json!((m.black_win() * 1000.0).round() / 1000.0);

@@ -123,6 +123,9 @@ def main():
         d.wait("the board", "return document.querySelectorAll('[data-cell]').length === 225")
         d.wait("black to move", "return document.getElementById('status').textContent.startsWith('black to move')")
 
+        assert d.js("return getComputedStyle(document.getElementById('choice')).display") == "none", \
+            "the Swap2 choices show before any Swap2"
+
         step = "play a move and see the engine answer"
         d.js("document.getElementById('time').value = '300'")
         d.js("""window.__seen = null; new MutationObserver((m, o) => {
@@ -199,7 +202,7 @@ def main():
              "document.getElementById('time').value = '200'")
         d.click("#new")
         d.wait("Rensa's three stones", "return document.querySelectorAll('[data-stone]').length === 3"
-               " && !document.getElementById('choice').hidden")
+               " && getComputedStyle(document.getElementById('choice')).display !== 'none'")
         d.click("#take-black")
         d.wait("Rensa's white move", "return document.querySelectorAll('[data-stone]').length === 4")
         assert d.js("return document.getElementById('you').value") == "black"
