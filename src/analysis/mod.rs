@@ -249,8 +249,8 @@ pub fn search_positions(
     }
     let mut out = Vec::with_capacity(range.len());
     for i in range.rev() {
-        // the root's threat solvers can spend a short search before its first iteration
-        // ends, which leaves no value: search again, longer (up to 4 times)
+        // a search whose root probes took it all ends no iteration and has no value: search
+        // again, longer (up to 4 times)
         let mut k = 1;
         let s = loop {
             let times = |v: Option<u64>| v.map(|v| v * k);

@@ -578,9 +578,10 @@ impl Engine {
     }
 
     /// A search of the current position for `ms` milliseconds or `nodes` nodes, whichever
-    /// comes first, with no game clock to budget (game analysis): the whole time, not a
-    /// move's share of it; a forced reply searches a fifth of it, and a proven position
-    /// answers at once. On this thread; the tables stay for the next position.
+    /// comes first, with no game clock to budget (game analysis): the whole time is the
+    /// move's (the root's threat probes take their shares of it, as in a game), a forced
+    /// reply searches a fifth of it, and a proven position answers at once. On this thread;
+    /// the tables stay for the next position.
     pub fn analyse(
         &mut self,
         ms: Option<u64>,
@@ -590,7 +591,7 @@ impl Engine {
         let limits = crate::search::Limits {
             depth: None,
             nodes,
-            soft_ms: None,
+            soft_ms: ms,
             hard_ms: ms,
             multipv: 0,
             spare_time_carries: true,

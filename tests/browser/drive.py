@@ -170,6 +170,16 @@ def main():
         d.click("#redo")
         d.wait("two stones", "return document.querySelectorAll('[data-stone]').length === 2")
 
+        step = "a rectangular board: 9 columns, 7 rows, the engine answers"
+        d.js("document.getElementById('width').value = '9'; document.getElementById('height').value = '7';"
+             "document.getElementById('you').value = 'black'")
+        d.click("#new")
+        d.wait("63 cells", "return document.querySelectorAll('[data-cell]').length === 63")
+        d.click('[data-cell="4,3"]')
+        d.wait("the engine's answer", "return document.querySelectorAll('[data-stone=white]').length === 1")
+        d.js("document.getElementById('width').value = '15'; document.getElementById('height').value = '15';"
+             "document.getElementById('you').value = 'none'")
+
         step = "a renju forbidden point"
         d.js("document.getElementById('rule').value = 'renju'")
         d.click("#new")
