@@ -53,6 +53,9 @@ pub fn valid_page_id(id: &str) -> bool {
 
 /// Most moves a position may list (a 32×32 board's cells).
 const MAX_MOVES: usize = 32 * 32;
+/// The table of a game's evaluation (a request's own engine; at most [`super::MAX_HANDLERS`]
+/// of them at once).
+const EVALUATE_TABLE_BYTES: usize = 8 << 20;
 /// The longest move the page may ask for.
 const MAX_TURN_MS: u64 = 600_000;
 
@@ -369,12 +372,14 @@ fn load(v: &Value) -> Result<Reply, Reply> {
     });
     // the moves must be playable: the page shows the error rather than a broken board
     let mut e = Engine::new();
+    e.set_table_bytes(1 << 20);
     setup(&mut e, &game)?;
     Ok(json_reply(200, &game))
 }
 
 fn save(v: &Value) -> Result<Reply, Reply> {
     let mut e = Engine::new();
+    e.set_table_bytes(1 << 20);
     let over = setup(&mut e, v)?;
     let b = e.board();
     let mut g = GameRecord::new(b.width(), b.height());
@@ -448,6 +453,7 @@ fn swap2(page: &Page, v: &Value) -> Result<Reply, Reply> {
 fn evaluate(v: &Value) -> Result<Reply, Reply> {
     let ms = v["time_ms"].as_u64().unwrap_or(50).clamp(5, 200);
     let mut e = Engine::new();
+    e.set_table_bytes(EVALUATE_TABLE_BYTES);
     setup(&mut e, v)?;
     let b = e.board();
     let mut g = GameRecord::new(b.width(), b.height());

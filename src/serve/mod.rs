@@ -120,6 +120,8 @@ impl State {
             let Some(old) = order.pop_front() else { break };
             if let Some(p) = map.remove(&old) {
                 p.stop();
+                // its event stream ends too, and frees its handler
+                *p.events.lock().unwrap_or_else(|e| e.into_inner()) = None;
             }
         }
         let p = Arc::new(Page::new(&self.options));

@@ -240,6 +240,8 @@ fn pages_are_bounded() {
         memory: 32 << 20,
     });
     let first = s.page("p0");
+    let (tx, rx) = mpsc::channel();
+    *first.events.lock().unwrap() = Some(tx);
     for i in 1..=MAX_PAGES {
         s.page(&format!("p{i}"));
     }
@@ -250,6 +252,9 @@ fn pages_are_bounded() {
         first.generation.load(Ordering::SeqCst) > 0,
         "the dropped page was stopped"
     );
+    // and its event stream ended
+    let ended: Result<String, _> = rx.try_recv();
+    assert!(matches!(ended, Err(mpsc::TryRecvError::Disconnected)));
 }
 
 #[test]
