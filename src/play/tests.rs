@@ -42,3 +42,45 @@ fn a_game_runs_in_memory() {
         .unwrap()
         .contains("thinking: depth"));
 }
+
+#[test]
+fn records_of_every_format_load_with_their_board_and_rule_and_save_back() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/records");
+    let dir = std::env::temp_dir().join(format!("rensa-play-records-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let saved = dir.join("game.psq");
+    let script = format!(
+        "load {data}/cgomokucli-renju.sgf\nsave {}\nnew\nload {}\nquit\n",
+        saved.display(),
+        saved.display()
+    );
+    let opts = PlayOptions {
+        width: 9,
+        height: 9,
+        max_nodes: Some(200),
+        ..PlayOptions::default()
+    };
+    let (mut out, mut status) = (Vec::new(), Vec::new());
+    run(opts, &mut script.as_bytes(), &mut out, &mut status).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let sgf = crate::record::sgf::parse(
+        &std::fs::read_to_string(format!("{data}/cgomokucli-renju.sgf")).unwrap(),
+    )
+    .unwrap()
+    .remove(0);
+    let n = sgf.moves.len();
+    // the SGF's 15x15 renju board replaces the 9x9 freestyle one
+    assert!(text.contains("the board is now 15x15, renju"), "{text}");
+    assert_eq!(
+        text.matches(&format!("loaded {n} moves")).count(),
+        2,
+        "{text}"
+    );
+    assert!(text.contains(&format!("saved {n} moves")), "{text}");
+    let psq = std::fs::read_to_string(&saved).unwrap();
+    assert!(psq.starts_with("Piskvorky 15x15"), "{psq}");
+    let back = crate::record::psq::parse(&psq).unwrap();
+    let xy = |g: &crate::record::GameRecord| g.moves.iter().map(|m| (m.x, m.y)).collect::<Vec<_>>();
+    assert_eq!(xy(&back), xy(&sgf));
+    let _ = std::fs::remove_dir_all(&dir);
+}
