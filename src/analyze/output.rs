@@ -42,7 +42,10 @@ pub fn deciding_text(a: &GameAnalysis) -> Option<String> {
     let m = &a.moves[a.deciding?];
     let how = m
         .judgement
-        .map(|j| format!(", a {}", j.name()))
+        .map(|j| {
+            let vowel = j.name().starts_with(['a', 'e', 'i', 'o', 'u']);
+            format!(", {} {}", if vowel { "an" } else { "a" }, j.name())
+        })
         .unwrap_or_default();
     let best = match m.before.best {
         Some(b) if b != m.mv => format!("; best was {b} ({})", pct(m.win_best)),

@@ -185,3 +185,18 @@ fn folders_and_zips_are_read_and_bad_files_named() {
     assert!(missing.games.is_empty() && missing.errors.len() == 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_deciding_move_is_named_in_words() {
+    let mut a = analyse(&fixture("rapfi_std_s13-g24-p7.txt"), 20_000);
+    let i = a.deciding.expect("a deciding move");
+    a.moves[i].judgement = Some(Judgement::Inaccuracy);
+    let t = output::deciding_text(&a).unwrap();
+    assert!(
+        t.starts_with(&format!("decided by move {} (", a.moves[i].ply + 1)),
+        "{t}"
+    );
+    assert!(t.contains(", an inaccuracy: "), "{t}");
+    a.moves[i].judgement = Some(Judgement::Blunder);
+    assert!(output::deciding_text(&a).unwrap().contains(", a blunder: "));
+}
