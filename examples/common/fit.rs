@@ -1,19 +1,12 @@
 //! Shared by the fits (`fit_cells`, `train_net`): the rule option, the logistic link and
 //! the scale K that best fits an evaluation to the targets.
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use rensa::rules::Rule;
 
-/// The rules the fits take: `--rule freestyle|standard|renju` (or 0, 1, 4).
+/// `--rule`: a name or a Gomocup number, as everywhere else ([`Rule::parse`]).
 pub fn parse_rule(s: &str) -> Result<Rule> {
-    Ok(match s {
-        "freestyle" | "0" => Rule::Freestyle,
-        "standard" | "1" => Rule::Standard,
-        "renju" | "4" => Rule::Renju,
-        "caro" | "8" => Rule::Caro,
-        "caro-exact" | "9" => Rule::CaroExact,
-        r => bail!("--rule {r}: freestyle, standard, renju, caro or caro-exact"),
-    })
+    Rule::parse(s).map_err(|e| anyhow::anyhow!("--rule {s}: {e}"))
 }
 
 pub fn sigmoid(z: f64) -> f64 {
