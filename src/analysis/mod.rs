@@ -11,7 +11,7 @@
 //! Below the front-ends: `crate::analyze` gathers records and writes what this finds.
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use crate::board::{Color, Pos};
 use crate::engine::{Engine, MoveError};

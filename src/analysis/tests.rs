@@ -1,7 +1,7 @@
 use super::*;
 use crate::record::{self, Defaults, Format};
 
-fn game(text: &str) -> Game {
+pub(crate) fn game(text: &str) -> Game {
     let record = record::parse(text, Format::detect(text), Defaults::default())
         .unwrap()
         .remove(0);
@@ -13,7 +13,7 @@ fn game(text: &str) -> Game {
     }
 }
 
-fn analyse(text: &str, nodes: u64) -> GameAnalysis {
+pub(crate) fn analyse(text: &str, nodes: u64) -> GameAnalysis {
     let mut engine = Engine::new();
     engine.set_table_bytes(8 << 20);
     let limits = Limits {
@@ -23,7 +23,7 @@ fn analyse(text: &str, nodes: u64) -> GameAnalysis {
     analyse_game(&mut engine, &game(text), limits, &mut || {})
 }
 
-fn fixture(name: &str) -> String {
+pub(crate) fn fixture(name: &str) -> String {
     let path = format!("{}/tests/data/records/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }

@@ -1,37 +1,10 @@
 use super::cli::run;
 use super::input::{gather, Settings};
 use super::*;
+use crate::analysis::tests::{analyse, fixture, game};
 use crate::board::Color;
-use crate::engine::Engine;
-use crate::record::{self, Defaults, Format};
+use crate::record::{self, Defaults};
 use crate::rules::Rule;
-
-fn game(text: &str) -> Game {
-    let record = record::parse(text, Format::detect(text), Defaults::default())
-        .unwrap()
-        .remove(0);
-    let rule = record.rule.unwrap_or(Rule::Freestyle);
-    Game {
-        source: "test".into(),
-        record,
-        rule,
-    }
-}
-
-fn analyse(text: &str, nodes: u64) -> GameAnalysis {
-    let mut engine = Engine::new();
-    engine.set_table_bytes(8 << 20);
-    let limits = Limits {
-        time_ms: None,
-        nodes: Some(nodes),
-    };
-    analyse_game(&mut engine, &game(text), limits, &mut || {})
-}
-
-fn fixture(name: &str) -> String {
-    let path = format!("{}/tests/data/records/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
 
 #[test]
 fn outputs_carry_every_move() {

@@ -247,34 +247,48 @@ fn clock(turn_ms: u64) -> ThinkLimits {
     }
 }
 
-/// The engine's move: searched on its thread, the request waiting without holding the page,
-/// so that a `stop` gets through.
-fn think(page: &Page, v: &Value) -> Result<Reply, Reply> {
+/// Stops the page's search, sets up the task `make` builds on its engine (with the turn of
+/// `v`'s `time_ms`) and waits for the answer without holding the page, so that a `stop`
+/// gets through; the engine is idle again when this returns.
+fn run_task(
+    page: &Page,
+    v: &Value,
+    make: impl FnOnce(&mut Engine, ThinkLimits) -> Result<Task, Reply>,
+) -> Result<Answer, Reply> {
     let turn = v["time_ms"].as_u64().unwrap_or(1000).clamp(10, MAX_TURN_MS);
     page.stop();
     let (tx, rx) = mpsc::channel();
     {
         let mut e = page.engine.lock().unwrap_or_else(|e| e.into_inner());
-        if setup(&mut e, v)?.is_some() {
-            return Err(error(409, "the game is over"));
-        }
-        let task = Task::Think {
-            limits: clock(turn),
-            nbest: 1,
-        };
+        let task = make(&mut e, clock(turn))?;
         e.start(task, move |r| {
             if matches!(r, Report::Done(_) | Report::Failed(_)) {
                 let _ = tx.send(r);
             }
         });
     }
-    let r = match rx.recv_timeout(Duration::from_millis(turn + 60_000)) {
-        Ok(Report::Done(Answer::Move(r))) => r,
+    let answer = match rx.recv_timeout(Duration::from_millis(turn + 60_000)) {
+        Ok(Report::Done(a)) => a,
         Ok(Report::Failed(why)) => return Err(error(500, &format!("the search failed: {why}"))),
         _ => return Err(error(500, "no answer from the search")),
     };
+    page.engine.lock().unwrap_or_else(|e| e.into_inner()).wait();
+    Ok(answer)
+}
+
+/// The engine's move: searched on its thread, the request waiting without holding the page,
+/// so that a `stop` gets through.
+fn think(page: &Page, v: &Value) -> Result<Reply, Reply> {
+    let answer = run_task(page, v, |e, limits| {
+        if setup(e, v)?.is_some() {
+            return Err(error(409, "the game is over"));
+        }
+        Ok(Task::Think { limits, nbest: 1 })
+    })?;
+    let Answer::Move(r) = answer else {
+        return Err(error(500, "not a move"));
+    };
     let mut e = page.engine.lock().unwrap_or_else(|e| e.into_inner());
-    e.wait();
     let Some(best) = r.best else {
         return Err(error(409, "no legal move"));
     };
@@ -408,34 +422,22 @@ fn save(v: &Value) -> Result<Reply, Reply> {
 
 /// The engine's Swap2 step on the position's stones (0, 3 or 5 of them).
 fn swap2(page: &Page, v: &Value) -> Result<Reply, Reply> {
-    let turn = v["time_ms"].as_u64().unwrap_or(1000).clamp(10, MAX_TURN_MS);
-    page.stop();
-    let (tx, rx) = mpsc::channel();
-    {
-        let mut e = page.engine.lock().unwrap_or_else(|e| e.into_inner());
-        setup(&mut e, v)?;
+    let answer = run_task(page, v, |e, limits| {
+        setup(e, v)?;
         let stones: Vec<Pos> = e.board().history().iter().map(|&(p, _)| p).collect();
         if ![0, 3, 5].contains(&stones.len()) {
             return Err(error(400, "Swap2 is decided on 0, 3 or 5 stones"));
         }
         let allow_two = stones.len() == 3;
-        let task = Task::Swap2 {
+        Ok(Task::Swap2 {
             stones,
-            limits: clock(turn),
+            limits,
             allow_two,
-        };
-        e.start(task, move |r| {
-            if matches!(r, Report::Done(_) | Report::Failed(_)) {
-                let _ = tx.send(r);
-            }
-        });
-    }
-    let answer = match rx.recv_timeout(Duration::from_millis(turn + 60_000)) {
-        Ok(Report::Done(Answer::Swap2(a))) => a,
-        Ok(Report::Failed(why)) => return Err(error(500, &format!("the search failed: {why}"))),
-        _ => return Err(error(500, "no answer from the search")),
+        })
+    })?;
+    let Answer::Swap2(answer) = answer else {
+        return Err(error(500, "not a Swap2 answer"));
     };
-    page.engine.lock().unwrap_or_else(|e| e.into_inner()).wait();
     use crate::engine::Swap2Answer as A;
     let reply = match answer {
         A::Opening(s) => {

@@ -4,15 +4,35 @@ use std::io::{BufRead, BufReader};
 use std::net::TcpStream;
 use std::time::Instant;
 
-fn start() -> SocketAddr {
+/// A server on a free port, running on its own thread, and its shared state.
+fn start_with_state() -> (SocketAddr, Arc<State>) {
     let o = Options {
         threads: 1,
         memory: 64 << 20,
     };
     let s = Server::bind("127.0.0.1:0".parse().unwrap(), o).unwrap();
-    let addr = s.addr();
+    let (addr, state) = (s.addr(), Arc::clone(&s.state));
     std::thread::spawn(move || s.run());
-    addr
+    (addr, state)
+}
+
+fn start() -> SocketAddr {
+    start_with_state().0
+}
+
+/// Black makes five on the bottom row with its fifth stone.
+fn five() -> Value {
+    json!([
+        [0, 0],
+        [0, 1],
+        [1, 0],
+        [1, 1],
+        [2, 0],
+        [2, 1],
+        [3, 0],
+        [3, 1],
+        [4, 0]
+    ])
 }
 
 /// A request and its (status, body).
@@ -82,17 +102,7 @@ fn positions_say_who_moves_what_is_forbidden_and_how_it_ended() {
         "{v}"
     );
     // a five: the line to draw
-    let five = json!([
-        [0, 0],
-        [0, 1],
-        [1, 0],
-        [1, 1],
-        [2, 0],
-        [2, 1],
-        [3, 0],
-        [3, 1],
-        [4, 0]
-    ]);
+    let five = five();
     let (_, v) = post(addr, "position", json!({"page": "a", "moves": five}));
     assert_eq!(v["over"]["winner"], "black");
     assert_eq!(
@@ -135,17 +145,7 @@ fn the_engine_answers_within_its_time() {
     assert_eq!(v["state"]["next"], "black");
     assert!(v["elapsed"].as_u64().unwrap() <= 400, "{v}");
     assert!(ms < 200 + 2_000, "{ms} ms");
-    let over = json!([
-        [0, 0],
-        [0, 1],
-        [1, 0],
-        [1, 1],
-        [2, 0],
-        [2, 1],
-        [3, 0],
-        [3, 1],
-        [4, 0]
-    ]);
+    let over = five();
     assert_eq!(
         post(addr, "move", json!({"page": "m", "moves": over})).0,
         409
@@ -211,14 +211,7 @@ fn analysis_streams_lines_and_ticks_until_stopped() {
 
 #[test]
 fn a_page_that_goes_away_stops_its_search() {
-    let o = Options {
-        threads: 1,
-        memory: 64 << 20,
-    };
-    let s = Server::bind("127.0.0.1:0".parse().unwrap(), o).unwrap();
-    let addr = s.addr();
-    let state = Arc::clone(&s.state);
-    std::thread::spawn(move || s.run());
+    let (addr, state) = start_with_state();
     let (stream, _rx) = events(addr, "gone");
     let (code, _) = post(addr, "analyze", json!({"page": "gone", "moves": [[7, 7]]}));
     assert_eq!(code, 200);

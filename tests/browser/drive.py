@@ -65,6 +65,15 @@ class Driver:
             pass
 
 
+def place(d, cells):
+    """Clicks each cell in turn, waiting for its stone (and no more: the last click may be
+    answered by the engine, which the caller waits for)."""
+    for x, y in cells:
+        n = d.js("return document.querySelectorAll('[data-stone]').length")
+        d.click(f'[data-cell="{x},{y}"]')
+        d.wait(f"the stone on {x},{y}", f"return document.querySelectorAll('[data-stone]').length >= {n + 1}")
+
+
 def png_colours(png):
     """Distinct pixel values of an 8-bit RGB(A) PNG's first rows (enough to tell a drawn board
     from a blank page), read with zlib alone."""
@@ -184,10 +193,7 @@ def main():
         d.js("document.getElementById('rule').value = 'renju'")
         d.click("#new")
         d.wait("an empty board", "return document.querySelectorAll('[data-stone]').length === 0")
-        for x, y in [(7, 7), (0, 0), (8, 7), (0, 2), (9, 8), (0, 4), (9, 9), (14, 14)]:
-            n = d.js("return document.querySelectorAll('[data-stone]').length")
-            d.click(f'[data-cell="{x},{y}"]')
-            d.wait(f"the stone on {x},{y}", f"return document.querySelectorAll('[data-stone]').length === {n + 1}")
+        place(d, [(7, 7), (0, 0), (8, 7), (0, 2), (9, 8), (0, 4), (9, 9), (14, 14)])
         d.wait("j8 forbidden", "return document.querySelector('[data-cell=\"9,7\"] [data-forbidden]') !== null")
         d.click('[data-cell="9,7"]')
         time.sleep(0.3)
@@ -220,10 +226,7 @@ def main():
         step = "Swap2: you open, Rensa chooses"
         d.js("document.getElementById('opening').value = 'swap2-you'")
         d.click("#new")
-        for x, y in [(7, 7), (8, 8), (6, 8)]:
-            n = d.js("return document.querySelectorAll('[data-stone]').length")
-            d.click(f'[data-cell="{x},{y}"]')
-            d.wait(f"the stone on {x},{y}", f"return document.querySelectorAll('[data-stone]').length >= {n + 1}")
+        place(d, [(7, 7), (8, 8), (6, 8)])
         d.wait("Rensa's choice", "return document.getElementById('status').dataset.state === 'idle'"
                " && (document.querySelectorAll('[data-stone]').length === 4"
                " || document.querySelectorAll('[data-stone]').length === 5"
