@@ -18,6 +18,8 @@ USAGE:
     pbrain-rensa analyze ...    analyse played games: .psq, SGF, move lists, folders, ZIPs
                                 (analyze --help)
     pbrain-rensa serve ...      a board in the browser at http://127.0.0.1:8073/ (serve --help)
+    pbrain-rensa db ...         the position database (Yixin's files): show, merge, split,
+                                export, import a RenLib file, build a book (db --help)
     pbrain-rensa --help         this text
     pbrain-rensa --version      the version
 
@@ -62,13 +64,16 @@ fn main() -> Result<()> {
             rensa::bench::main(depth, threads);
             Ok(())
         }
-        Some("play" | "solve" | "selfplay" | "analyze" | "serve") => match Cli::parse().command {
-            Command::Play(a) => rensa::play::cli::main(a),
-            Command::Solve(a) => rensa::solve::cli::main(a),
-            Command::Selfplay(a) => rensa::selfplay::cli::main(a),
-            Command::Analyze(a) => rensa::analyze::cli::main(a),
-            Command::Serve(a) => rensa::serve::cli::main(a),
-        },
+        Some("play" | "solve" | "selfplay" | "analyze" | "serve" | "db") => {
+            match Cli::parse().command {
+                Command::Play(a) => rensa::play::cli::main(a),
+                Command::Solve(a) => rensa::solve::cli::main(a),
+                Command::Selfplay(a) => rensa::selfplay::cli::main(a),
+                Command::Analyze(a) => rensa::analyze::cli::main(a),
+                Command::Serve(a) => rensa::serve::cli::main(a),
+                Command::Db(a) => rensa::dbtool::main(a),
+            }
+        }
         Some("-h" | "--help" | "help") => {
             println!("{HELP}");
             Ok(())
@@ -109,4 +114,7 @@ enum Command {
     Analyze(rensa::analyze::cli::Args),
     /// Serve a board in the browser (this machine only by default): play and analyse.
     Serve(rensa::serve::cli::Args),
+    /// The position database (Yixin's file format): show, merge, split, export, import a
+    /// RenLib file, build a book by analysis.
+    Db(rensa::dbtool::Args),
 }

@@ -17,7 +17,7 @@ fn unknown_commands_answer_unknown() {
         "FOO",
         "SUGGEST 7,7",
         "YXSOOSORVSTEP7",
-        "YXQUERYDATABASEALL",
+        "YXDBCHECK",
         "HELLO world",
         "BEGINX",
         "RESTARTS",

@@ -4,6 +4,7 @@
 //! to read its input, stop a search or answer a ponder hit; [`Engine::think`] is the same
 //! search waited for.
 
+pub mod book;
 mod job;
 pub mod memory;
 mod soosorv;
@@ -110,6 +111,10 @@ pub struct Engine {
     plan: Plan,
     /// A tuner's search margins in place of the rule's (none in play).
     params: Option<Params>,
+    /// The position database, when one is open (see [`book`]).
+    book: Option<Arc<std::sync::RwLock<crate::database::Database>>>,
+    /// `INFO database_readonly`: the database is only read.
+    book_readonly: bool,
 }
 
 impl Default for Engine {
@@ -122,6 +127,10 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.stop();
         self.wait();
+        // the database's changes are kept, as Rapfi and Yixin keep them, on END too
+        if let Err(e) = self.save_database() {
+            log::error!("database not saved: {e}");
+        }
     }
 }
 
@@ -139,6 +148,8 @@ impl Engine {
             threads: 1,
             plan: memory::plan(0, None, 1, 1),
             params: None,
+            book: None,
+            book_readonly: false,
         }
     }
 
@@ -150,6 +161,10 @@ impl Engine {
             let mut s = Searcher::new(self.plan.tt_bytes);
             s.set_threads(self.plan.threads);
             s.set_params(self.params);
+            s.set_book(self.book.as_ref().map(|db| crate::search::book::BookLink {
+                write: !self.book_readonly,
+                ..crate::search::book::BookLink::new(Arc::clone(db))
+            }));
             s
         })
     }
@@ -297,7 +312,8 @@ impl Engine {
     /// the system before anything grows, so the process never holds both.
     fn apply_plan(&mut self) -> Plan {
         let cpus = Engine::max_threads();
-        let plan = memory::plan(self.memory_limit, self.hash_bytes, self.threads, cpus);
+        let limit = self.search_memory_limit();
+        let plan = memory::plan(limit, self.hash_bytes, self.threads, cpus);
         let shrinks = plan.threads < self.plan.threads || plan.tt_bytes < self.plan.tt_bytes;
         self.plan = plan;
         let searcher = self.searcher();
@@ -365,6 +381,7 @@ impl Engine {
     /// threads that fit, and the table (see [`memory::plan`]).
     pub fn set_memory_limit(&mut self, max_bytes: u64) -> Plan {
         self.memory_limit = max_bytes;
+        self.limit_book();
         self.apply_plan()
     }
 
@@ -597,6 +614,25 @@ impl Engine {
             spare_time_carries: true,
         };
         self.think_here(&limits, on_iteration)
+    }
+
+    /// [`Engine::analyse`] with the `lines` best moves each searched to the full window
+    /// (multi-PV), for bookmaking: each line's first move is written to the database.
+    pub fn analyse_lines(
+        &mut self,
+        ms: Option<u64>,
+        nodes: Option<u64>,
+        lines: usize,
+    ) -> SearchResult {
+        let limits = crate::search::Limits {
+            depth: None,
+            nodes,
+            soft_ms: ms,
+            hard_ms: ms,
+            multipv: lines,
+            spare_time_carries: true,
+        };
+        self.think_here(&limits, &mut |_| {})
     }
 
     /// Sets the transposition table's limit to exactly `bytes`, whatever the memory limit

@@ -1,6 +1,7 @@
 //! The Gomocup/Piskvork protocol (with the Yixin-Board extensions analysis GUIs use): turns
 //! lines of text into engine calls and engine answers into replies. See `protocol.md`.
 
+mod database;
 pub mod io;
 pub mod parse;
 mod think;
@@ -81,6 +82,8 @@ enum BlockKind {
     YxBlockUndo,
     /// Yixin-Board's Soosorv step (2 to 6) and its number of fifth moves.
     Soosorv(u8, i64),
+    /// The position of a database command (the command waits in `Session::db_op`).
+    Database,
 }
 
 impl BlockKind {
@@ -92,6 +95,7 @@ impl BlockKind {
             BlockKind::YxBlock => "YXBLOCK",
             BlockKind::YxBlockUndo => "YXBLOCKUNDO",
             BlockKind::Soosorv(..) => "YXSOOSORVSTEP",
+            BlockKind::Database => "database position",
         }
     }
 }
@@ -139,6 +143,10 @@ pub struct Session<W: Write> {
     ponder_answer: Option<crate::engine::SearchResult>,
     /// When the line being handled arrived (see [`Event::Received`]).
     arrived: Instant,
+    /// A database command waiting for its path or the rest of its comment.
+    db_wait: Option<database::DbWait>,
+    /// The database command whose position is being read.
+    db_op: Option<parse::DbCommand>,
 }
 
 /// Where a session's events arrive: made before the session, so that the input side can
@@ -211,6 +219,8 @@ impl<W: Write> Session<W> {
             job: 0,
             ponder_answer: None,
             arrived: Instant::now(),
+            db_wait: None,
+            db_op: None,
         }
     }
 
@@ -365,6 +375,9 @@ impl<W: Write> Session<W> {
         if self.block.is_some() {
             return self.block_line(line);
         }
+        if self.db_wait.is_some() {
+            return self.db_wait_line(line);
+        }
         match parse(line) {
             Err(why) => self.error(why),
             Ok(None) => Flow::Continue,
@@ -398,7 +411,8 @@ impl<W: Write> Session<W> {
             BlockKind::Swap2
             | BlockKind::YxBlock
             | BlockKind::YxBlockUndo
-            | BlockKind::Soosorv(..) => parse_pair(t).map(|(x, y)| (x, y, 0)),
+            | BlockKind::Soosorv(..)
+            | BlockKind::Database => parse_pair(t).map(|(x, y)| (x, y, 0)),
             _ => parse_triple(t),
         };
         match stone {
@@ -484,6 +498,7 @@ impl<W: Write> Session<W> {
             | Command::YxHashClear
             | Command::YxShowHashUsage
             | Command::YxBlockReset) => self.yixin_query(c),
+            Command::YxDb(c) => self.db_command(c),
         }
     }
 
@@ -633,6 +648,7 @@ impl<W: Write> Session<W> {
                 Ok(stones) => self.soosorv(step, n, &stones),
                 Err(e) => self.error(format!("YXSOOSORVSTEP{step}: {e}")),
             },
+            BlockKind::Database => self.db_position_command(&block.stones),
         }
     }
 
@@ -690,6 +706,10 @@ impl<W: Write> Session<W> {
                     );
                 }
                 "pondering" => self.ponder = int("pondering")? != 0,
+                "usedatabase" => self.db_use(int("usedatabase")? != 0)?,
+                "database_readonly" => self
+                    .engine
+                    .set_database_readonly(int("database_readonly")? != 0),
                 "time_increment" => self.clock.increment_ms = count("time_increment")?,
                 "start_depth" | "nbestsym" => {
                     // accepted: every search starts at depth 1, N-best is not symmetric

@@ -48,8 +48,72 @@ pub enum Command {
     YxSoosorvStep(u8, i64),
     /// `YXSEARCHDEFEND`: every root move searched as a line of its own (multi-PV over all).
     YxSearchDefend,
+    /// Yixin-Board's position database commands (see [`DbCommand`]).
+    YxDb(DbCommand),
     /// A command we do not know: its name.
     Unknown(String),
+}
+
+/// Yixin-Board's database commands. Those with a path read it from the next line; those on
+/// a position read its moves (`x,y`, black first, `-1,-1` a pass) until `DONE`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DbCommand {
+    /// `YXSETDATABASE`, path: open (or create) the database.
+    Set,
+    /// `YXSAVEDATABASE`.
+    Save,
+    /// `YXDBTOTXTALL` / `YXDBTOTXT`, path: the records (of this rule and board) as CSV.
+    ToText { all: bool },
+    /// `YXLIBTODB`, path: import a RenLib file.
+    LibToDb,
+    /// `YXDBSPLIT`, path: copy the branch of the current position into that database.
+    Split,
+    /// `YXDBMERGE`, path: merge that database into this one.
+    Merge,
+    /// `YXQUERYDATABASEALL`, position: the records of its moves.
+    QueryAll,
+    /// `YXQUERYDATABASEONE`, position: its record.
+    QueryOne,
+    /// `YXQUERYDATABASETEXT`, position: its comment.
+    QueryText,
+    /// `YXQUERYDATABASEALLT`: both.
+    QueryAllText,
+    /// `YXEDITTVDDATABASE MASK LABEL VALUE DEPTH`, position.
+    EditTvd {
+        mask: i64,
+        label: i64,
+        value: i64,
+        depth: i64,
+    },
+    /// `YXEDITTEXTDATABASE "comment"`, position. The raw text after the name: the quoted
+    /// comment may run over several lines, and Yixin-Board sends the first move right after
+    /// the closing quote, on the same line.
+    EditText(String),
+    /// `YXEDITLABELDATABASE x,y text`, position: the label of a move's cell.
+    EditLabel { x: i64, y: i64, text: String },
+    /// `YXDELETEDATABASEONE`, position.
+    DeleteOne,
+    /// `YXDELETEDATABASEALL [FILTER [N]]`, position: the records below it.
+    DeleteAll { filter: String, step: i64 },
+}
+
+impl DbCommand {
+    /// Whether a path line follows.
+    pub fn takes_path(&self) -> bool {
+        matches!(
+            self,
+            DbCommand::Set
+                | DbCommand::ToText { .. }
+                | DbCommand::LibToDb
+                | DbCommand::Split
+                | DbCommand::Merge
+        )
+    }
+
+    /// Whether a position follows.
+    pub fn takes_position(&self) -> bool {
+        !self.takes_path() && *self != DbCommand::Save
+    }
 }
 
 /// Parses one line (without its line ending). `Ok(None)` for a blank line.
@@ -159,6 +223,12 @@ fn parse_yixin(
         "YXSWAP2STEP2" => no_args(Command::YxSwap2Step(2)),
         "YXSWAP2STEP3" => no_args(Command::YxSwap2Step(3)),
         "YXSEARCHDEFEND" => no_args(Command::YxSearchDefend),
+        _ if name.contains("DATABASE") || name.starts_with("YXDB") || name == "YXLIBTODB" => {
+            match parse_db(name, rest)? {
+                Some(c) => Ok(Some(Command::YxDb(c))),
+                None => Ok(Some(Command::Unknown(word.to_string()))),
+            }
+        }
         _ if name.starts_with("YXSOOSORVSTEP") => {
             let step = match &name["YXSOOSORVSTEP".len()..] {
                 s @ ("1" | "2" | "3" | "4" | "5" | "6") => s.as_bytes()[0] - b'0',
@@ -173,6 +243,60 @@ fn parse_yixin(
         }
         _ => Ok(Some(Command::Unknown(word.to_string()))),
     }
+}
+
+/// The database commands; `None` for a name that is not one.
+fn parse_db(name: &str, rest: &str) -> Result<Option<DbCommand>, String> {
+    let ints = |n: usize| -> Result<Vec<i64>, String> {
+        let v: Vec<&str> = rest.split_whitespace().collect();
+        if v.len() != n {
+            return Err(format!("{name} takes {n} numbers, got '{rest}'"));
+        }
+        v.iter().map(|t| parse_int(t, "number")).collect()
+    };
+    Ok(Some(match name {
+        "YXSETDATABASE" => DbCommand::Set,
+        "YXSAVEDATABASE" => DbCommand::Save,
+        "YXDBTOTXTALL" => DbCommand::ToText { all: true },
+        "YXDBTOTXT" => DbCommand::ToText { all: false },
+        "YXLIBTODB" => DbCommand::LibToDb,
+        "YXDBSPLIT" => DbCommand::Split,
+        "YXDBMERGE" => DbCommand::Merge,
+        "YXQUERYDATABASEALL" => DbCommand::QueryAll,
+        "YXQUERYDATABASEONE" => DbCommand::QueryOne,
+        "YXQUERYDATABASETEXT" => DbCommand::QueryText,
+        "YXQUERYDATABASEALLT" => DbCommand::QueryAllText,
+        "YXEDITTVDDATABASE" => {
+            let v = ints(4)?;
+            DbCommand::EditTvd {
+                mask: v[0],
+                label: v[1],
+                value: v[2],
+                depth: v[3],
+            }
+        }
+        "YXEDITTEXTDATABASE" => DbCommand::EditText(rest.to_string()),
+        "YXEDITLABELDATABASE" => {
+            let (cell, text) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+            let (x, y) = parse_pair(cell).map_err(|e| format!("{name}: {e}"))?;
+            DbCommand::EditLabel {
+                x,
+                y,
+                text: text.trim().to_string(),
+            }
+        }
+        "YXDELETEDATABASEONE" => DbCommand::DeleteOne,
+        "YXDELETEDATABASEALL" => {
+            let mut it = rest.split_whitespace();
+            let filter = it.next().unwrap_or("").to_string();
+            let step = match it.next() {
+                Some(n) => parse_int(n, "step")?,
+                None => 1,
+            };
+            DbCommand::DeleteAll { filter, step }
+        }
+        _ => return Ok(None),
+    }))
 }
 
 /// A whole integer; bounded so arithmetic on it cannot overflow.

@@ -3,6 +3,7 @@
 //! solvers at the root. `searcher` holds what lives across moves, `root` the iterative
 //! deepening, `node` the node search, `quiesce` the horizon.
 
+pub mod book;
 mod cont;
 mod movepick;
 mod node;
@@ -362,6 +363,8 @@ struct Worker<'a, E: Evaluator = Classical> {
     /// The reduction of the late-move search now under way below each ply, 0 for any
     /// other search ([`Params::hindsight`]).
     prior_r: [Depth; MAX_PLY + 2],
+    /// The position database, where it holds positions near this search's root.
+    book: Option<book::BookView>,
 }
 
 /// Evaluation corrections (Stockfish's correction history, keyed by each colour's stones):
@@ -422,6 +425,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 Vec::new()
             },
             prior_r: [0; MAX_PLY + 2],
+            book: shared.book.and_then(|l| book::BookView::new(l, board)),
         }
     }
 }
@@ -704,6 +708,7 @@ pub fn ranked_moves(board: &Board, n: usize) -> Vec<Pos> {
         excluded: &[],
         start: std::time::Instant::now(),
         params: Params::for_board(board.rule(), board.width(), board.height()),
+        book: None,
     };
     let mut w = Worker::new(board, &Limits::default(), &mut tables, shared, 0);
     w.ordered_moves(0, None, Focus::All)

@@ -1,6 +1,7 @@
 //! The searcher: what lives across moves (the transposition table, which grows on the
 //! clock, history, the threat solvers' caches) and the entry point of a search.
 
+use super::book::{self, BookLink};
 use super::tt::TranspositionTable;
 use super::{Iteration, Limits, Params, SearchControl, SearchResult, Worker};
 use crate::board::{Board, Pos, GRID_CELLS};
@@ -88,6 +89,8 @@ pub(super) struct Shared<'a> {
     pub(super) start: Instant,
     /// The values the workers search with (the tuner's, else the rule's).
     pub(super) params: Params,
+    /// The position database, when one is in use.
+    pub(super) book: Option<&'a BookLink>,
 }
 
 /// Search state that lives across moves: the transposition table, shared by the search
@@ -104,6 +107,8 @@ pub struct Searcher {
     excluded: Vec<Pos>,
     /// Margins and reduction terms in place of the rule's (a tuner's; none in play).
     params: Option<Params>,
+    /// The position database the searches read and write, when one is in use.
+    book: Option<BookLink>,
 }
 
 /// The move on a board with neither stones nor walls: the legal cell nearest the centre,
@@ -150,7 +155,17 @@ impl Searcher {
             threads: vec![ThreadTables::new()],
             excluded: Vec::new(),
             params: None,
+            book: None,
         }
+    }
+
+    /// Searches read (and, where the link says so, write) this position database.
+    pub fn set_book(&mut self, book: Option<BookLink>) {
+        self.book = book;
+    }
+
+    pub fn book(&self) -> Option<&BookLink> {
+        self.book.as_ref()
     }
 
     /// Searches with `params` in place of the rule's own values (`None`: the rule's).
@@ -278,6 +293,7 @@ impl Searcher {
             excluded: &self.excluded,
             start: Instant::now(),
             params: self.params_for(board),
+            book: self.book.as_ref(),
         };
         Worker::new(board, limits, &mut self.threads[0], shared, 0)
     }
@@ -308,6 +324,11 @@ impl Searcher {
     ) -> SearchResult {
         // the clock runs from here: growing the table is paid from the move's time
         let start = Instant::now();
+        let from_book = self.book.as_ref().filter(|_| limits.multipv <= 1);
+        if let Some(r) = from_book.and_then(|l| book::book_move(l, board, &self.excluded)) {
+            on_result(&r);
+            return r;
+        }
         if let Some(r) = self.known_move(board, limits) {
             on_result(&r);
             return r;
@@ -326,11 +347,15 @@ impl Searcher {
             excluded: &self.excluded,
             start,
             params,
+            book: self.book.as_ref(),
         };
         if helpers.is_empty() {
             let mut w = Worker::new(board, limits, main, shared(control, None), 0);
             let r = w.root(on_iteration, &mut |_| {});
             on_result(&r);
+            if let Some(l) = &self.book {
+                book::record(l, board, &r);
+            }
             return r;
         }
         let inner = SearchControl::default();
@@ -338,7 +363,7 @@ impl Searcher {
             depth: limits.depth,
             ..Limits::default()
         };
-        std::thread::scope(|scope| {
+        let r = std::thread::scope(|scope| {
             let mut idle = Some(helpers);
             // called once the root has chosen its moves, before iterative deepening
             let mut start_helpers = |w: &Worker<E>| {
@@ -366,7 +391,11 @@ impl Searcher {
             inner.stop();
             on_result(&r);
             r
-        })
+        });
+        if let Some(l) = &self.book {
+            book::record(l, board, &r);
+        }
+        r
     }
 }
 
