@@ -321,3 +321,53 @@ fn the_search_plays_the_books_won_move_and_writes_what_it_finds() {
     assert_ne!(again, first);
     let _ = std::fs::remove_file(&path);
 }
+
+#[test]
+fn a_read_only_book_is_played_as_an_opening_book() {
+    use rensa::database::record::{BOUND_EXACT, LABEL_NONE};
+    let path = temp("opening.db");
+    let mut db = Database::open(&path, 1 << 20).unwrap();
+    let at = |moves: &[(usize, usize)]| {
+        let v: Vec<Pos> = moves.iter().map(|&(x, y)| Pos::new(x, y)).collect();
+        Position::from_moves(Rule::Freestyle, 15, 15, &v).unwrap()
+    };
+    let valued = |v: i16, depth: i32| {
+        let mut r = rensa::database::Record::with_label(LABEL_NONE);
+        r.value = v;
+        r.set_depth_bound(depth, BOUND_EXACT);
+        r
+    };
+    // white to move after h8: worth 20 to white, by g7 (worth -20 to black after it); h10
+    // leaves black 50
+    db.insert(at(&[(7, 7)]).key(), valued(20, 10));
+    db.insert(at(&[(7, 7), (6, 6)]).key(), valued(-20, 9));
+    db.insert(at(&[(7, 7), (7, 9)]).key(), valued(50, 9));
+    db.save().unwrap();
+    let mut s = S::new();
+    s.send("info max_depth 4");
+    s.db(&path);
+    s.send("info database_readonly 1\nboard\n7,7,2\ndone");
+    assert_eq!(s.replies().last().unwrap(), "6,6");
+    // a book being made searches on (and so grows): the search's own move
+    s.send("info database_readonly 0\nboard\n7,7,2\ndone");
+    let r = s.replies();
+    assert!(r.iter().any(|l| l.starts_with("MESSAGE depth 4")), "{r:?}");
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn a_book_label_never_overrides_a_five_to_stop() {
+    let path = temp("five.db");
+    let mut s = S::new();
+    s.db(&path);
+    s.send("info max_depth 4");
+    // black h8 i8 j8 k8 against white's g8, white to move: k8's five point l8 must be
+    // blocked, whatever the book says of white's 3,3
+    let moves = [(7, 7), (6, 7), (8, 7), (0, 0), (9, 7), (14, 0), (10, 7)];
+    let mut with = moves.to_vec();
+    with.push((3, 3));
+    s.at("yxedittvddatabase 1 87 0 0", &with);
+    s.send("board\n7,7,2\n6,7,1\n8,7,2\n0,0,1\n9,7,2\n14,0,1\n10,7,2\ndone");
+    assert_eq!(s.replies().last().unwrap(), "11,7");
+    let _ = std::fs::remove_file(&path);
+}

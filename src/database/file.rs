@@ -13,17 +13,22 @@ use super::record::Record;
 const LZ4_MAGIC: [u8; 4] = [0x04, 0x22, 0x4D, 0x18];
 const UTF8_META: &str = "charset=\"UTF-8\"";
 
-/// A file's records and how it was stored.
+/// How a file was stored.
 #[derive(Debug, Default)]
-pub struct Contents {
-    pub records: Vec<(Key, Record)>,
+pub struct Stored {
     pub compressed: bool,
     /// Texts were in a legacy code page and have been converted (saving rewrites them).
     pub converted: bool,
 }
 
-/// Reads a database file's bytes. `limit` bounds the bytes a compressed file may expand to.
-pub fn parse(bytes: &[u8], limit: usize) -> Result<Contents, String> {
+/// Reads a database file's bytes, handing each record to `sink` as it is read (so that
+/// loading holds the file and the records, nothing more). `limit` bounds the bytes a
+/// compressed file may expand to; `sink` may refuse a record (`Err`: loading stops).
+pub fn parse(
+    bytes: &[u8],
+    limit: usize,
+    sink: &mut dyn FnMut(Key, Record) -> Result<(), String>,
+) -> Result<Stored, String> {
     let compressed = bytes.starts_with(&LZ4_MAGIC);
     let plain;
     let data: &[u8] = if compressed {
@@ -43,9 +48,11 @@ pub fn parse(bytes: &[u8], limit: usize) -> Result<Contents, String> {
     } else {
         bytes
     };
-    let mut c = parse_plain(data)?;
-    c.compressed = compressed;
-    Ok(c)
+    let converted = parse_plain(data, sink)?;
+    Ok(Stored {
+        compressed,
+        converted,
+    })
 }
 
 /// A little-endian reader that names the offset of a truncated field.
@@ -71,15 +78,21 @@ impl<'a> Cursor<'a> {
     }
 }
 
-fn parse_plain(data: &[u8]) -> Result<Contents, String> {
+/// The records of an uncompressed file; `true` when its texts were converted from a legacy
+/// code page. The metadata record, when there is one, comes first (Yixin and Rapfi write
+/// it first), so each record's text is read as it comes.
+fn parse_plain(
+    data: &[u8],
+    sink: &mut dyn FnMut(Key, Record) -> Result<(), String>,
+) -> Result<bool, String> {
     if data.is_empty() {
-        return Ok(Contents::default());
+        return Ok(false);
     }
     let mut c = Cursor { data, at: 0 };
     let n = c.take(4, "the record count")?;
     let count = u32::from_le_bytes([n[0], n[1], n[2], n[3]]);
     let mut utf8 = false;
-    let mut raw = Vec::new();
+    let mut converted = false;
     for i in 0..count {
         let what = |s: &str| format!("{s} of record {i}");
         let key_len = c.u16(&what("the key length"))? as usize;
@@ -100,7 +113,9 @@ fn parse_plain(data: &[u8]) -> Result<Contents, String> {
             continue;
         }
         let k = parse_key(key).map_err(|e| format!("record {i}: {e}"))?;
-        raw.push((k, body));
+        let (r, conv) = parse_body(body, utf8);
+        converted |= conv;
+        sink(k, r)?;
     }
     if c.at != data.len() {
         return Err(format!(
@@ -108,20 +123,7 @@ fn parse_plain(data: &[u8]) -> Result<Contents, String> {
             data.len() - c.at
         ));
     }
-    let mut converted = false;
-    let records = raw
-        .into_iter()
-        .map(|(k, body)| {
-            let (r, conv) = parse_body(body, utf8);
-            converted |= conv;
-            (k, r)
-        })
-        .collect();
-    Ok(Contents {
-        records,
-        compressed: false,
-        converted,
-    })
+    Ok(converted)
 }
 
 fn parse_key(key: &[u8]) -> Result<Key, String> {
@@ -290,16 +292,26 @@ mod tests {
         v
     }
 
+    /// The records and how they were stored.
+    fn read(bytes: &[u8], limit: usize) -> Result<(Vec<(Key, Record)>, Stored), String> {
+        let mut v = Vec::new();
+        let stored = parse(bytes, limit, &mut |k, r| {
+            v.push((k, r));
+            Ok(())
+        })?;
+        Ok((v, stored))
+    }
+
     #[test]
     fn records_survive_a_round_trip_plain_and_compressed() {
         let v = sample();
         for compressed in [false, true] {
             let bytes = serialise(v.iter().map(|(k, r)| (k, r)), compressed);
             assert_eq!(bytes.starts_with(&LZ4_MAGIC), compressed);
-            let back = parse(&bytes, 1 << 20).unwrap();
-            assert_eq!(back.compressed, compressed);
-            assert!(!back.converted);
-            assert_eq!(back.records, v);
+            let (back, stored) = read(&bytes, 1 << 20).unwrap();
+            assert_eq!(stored.compressed, compressed);
+            assert!(!stored.converted);
+            assert_eq!(back, v);
         }
     }
 
@@ -322,23 +334,23 @@ mod tests {
     fn damaged_files_are_refused_with_a_reason() {
         let v = sample();
         let bytes = serialise(v.iter().map(|(k, r)| (k, r)), false);
-        let cut = parse(&bytes[..bytes.len() - 3], 1 << 20).unwrap_err();
+        let cut = read(&bytes[..bytes.len() - 3], 1 << 20).unwrap_err();
         assert!(cut.contains("truncated at byte"), "{cut}");
         let mut extra = bytes.clone();
         extra.extend_from_slice(b"junk");
-        assert!(parse(&extra, 1 << 20).unwrap_err().contains("not a Yixin"));
+        assert!(read(&extra, 1 << 20).unwrap_err().contains("not a Yixin"));
         let mut bad_rule = bytes.clone();
         // the first real record's rule byte
         let at = 4 + 2 + 3 + 2 + 5 + UTF8_META.len() + 2;
         bad_rule[at] = 9;
-        assert!(parse(&bad_rule, 1 << 20)
+        assert!(read(&bad_rule, 1 << 20)
             .unwrap_err()
             .contains("unknown rule 9"));
-        assert!(parse(b"PK\x03\x04 a zip file", 1 << 20).is_err());
+        assert!(read(b"PK\x03\x04 a zip file", 1 << 20).is_err());
         let big = serialise(v.iter().map(|(k, r)| (k, r)), true);
-        assert!(parse(&big, 16).unwrap_err().contains("memory"));
+        assert!(read(&big, 16).unwrap_err().contains("memory"));
         // an empty file is an empty database
-        assert!(parse(&[], 16).unwrap().records.is_empty());
+        assert!(read(&[], 16).unwrap().0.is_empty());
     }
 
     #[test]
@@ -349,9 +361,9 @@ mod tests {
         bytes.extend_from_slice(&((5 + gbk.len()) as u16).to_le_bytes());
         bytes.extend_from_slice(&[0xFF, 0, 0, 0, 0]);
         bytes.extend_from_slice(&gbk);
-        let c = parse(&bytes, 1 << 20).unwrap();
-        assert!(c.converted);
-        assert_eq!(c.records[0].1.text, "开局");
-        assert!(c.records[0].0.white_to_move);
+        let (v, stored) = read(&bytes, 1 << 20).unwrap();
+        assert!(stored.converted);
+        assert_eq!(v[0].1.text, "开局");
+        assert!(v[0].0.white_to_move);
     }
 }

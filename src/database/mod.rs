@@ -223,19 +223,24 @@ impl Database {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(db),
             Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
         };
-        let c = file::parse(&bytes, limit).map_err(|e| format!("{}: {e}", path.display()))?;
-        db.compressed = c.compressed;
-        for (k, r) in c.records {
-            if !db.insert(k, r) {
-                return Err(format!(
-                    "{}: its records need more than the {} MiB of memory allowed",
-                    path.display(),
-                    limit >> 20
-                ));
+        let shown = path.display().to_string();
+        let full = || {
+            format!(
+                "its records need more than the {} MiB of memory allowed",
+                limit >> 20
+            )
+        };
+        let stored = file::parse(&bytes, limit, &mut |k, r| {
+            if db.insert(k, r) {
+                Ok(())
+            } else {
+                Err(full())
             }
-        }
+        })
+        .map_err(|e| format!("{shown}: {e}"))?;
+        db.compressed = stored.compressed;
         // converted texts are saved back as UTF-8
-        db.dirty = c.converted;
+        db.dirty = stored.converted;
         Ok(db)
     }
 

@@ -254,7 +254,11 @@ pub fn summary(db: &Database) -> String {
         };
         *labels.entry(l.to_string()).or_default() += 1;
     }
-    let mut s = format!("{} records\n", db.len());
+    let mut s = format!(
+        "{} records, about {:.1} MiB in memory\n",
+        db.len(),
+        db.bytes() as f64 / f64::from(1 << 20)
+    );
     for ((rule, w, h), n) in boards {
         let name = crate::database::key::rule_of_code(rule).map_or("?", |r| r.name());
         s.push_str(&format!("  {name} {w}x{h}: {n}\n"));

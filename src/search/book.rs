@@ -11,6 +11,7 @@ use crate::database::ops::{better, to_score, to_value};
 use crate::database::record::*;
 use crate::database::{Database, Position};
 use crate::eval::{mate_in, mated_in, Evaluator, Score, WIN_MIN};
+use crate::pattern::Threat;
 use crate::rules::Rule;
 
 /// A database the searches use, and how.
@@ -167,6 +168,11 @@ pub(super) fn book_move<E: Evaluator>(
     board: &Board<E>,
     excluded: &[Pos],
 ) -> Option<SearchResult> {
+    // a five to make or to stop is the search's: a wrong label must not cost the game
+    let me = board.side();
+    if board.count(me, Threat::Five) > 0 || board.count(me.opponent(), Threat::Five) > 0 {
+        return None;
+    }
     let db = link.db.read().ok()?;
     if db.is_empty() {
         return None;
