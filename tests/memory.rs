@@ -133,6 +133,48 @@ fn sixty_four_threads_at_40_mib_on_32x32_stay_in_the_plan() {
 }
 
 #[test]
+fn a_database_being_built_by_eight_threads_at_64_mib_stays_in_the_limit() {
+    use rensa::database::{Database, Position, Record};
+    use rensa::geometry::Pos;
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    many_cpus();
+    warm_up();
+    // a book of 3,000 positions to start from, grown by every search of the game
+    let path = std::env::temp_dir().join(format!("rensa-mem-{}.db", std::process::id()));
+    let mut db = Database::open(&path, 1 << 30).unwrap();
+    for i in 0..3000usize {
+        let moves = [Pos::new(i % 15, 14), Pos::new((i / 15) % 15, 13), Pos::new(i / 225, 12)];
+        if let Ok(p) = Position::from_moves(Rule::Freestyle, 15, 15, &moves) {
+            db.insert(p.key(), Record::with_label(-1));
+        }
+    }
+    db.save().unwrap();
+    let mut lines = common::hostile::many_threads_game(15, 64 * MIB, 8, 200);
+    lines.insert(3, "YXSETDATABASE".to_string());
+    lines.insert(4, path.display().to_string());
+    let (peak, allowed) = peak_heap(64 * MIB, &lines);
+    let book = rensa::engine::book::book_bytes(64 * MIB);
+    eprintln!(
+        "8 threads, 64 MiB, a database: peak heap {:.1} MiB of {:.1} + {:.1} for the database",
+        mib(peak),
+        mib(allowed),
+        mib(book)
+    );
+    // with the database open, the threads and the table plan with what it leaves
+    let mut e = Engine::new();
+    e.set_memory_limit(64 * MIB);
+    e.set_threads(8);
+    let without = e.plan().total_bytes();
+    e.open_database(&path).unwrap();
+    let with = e.plan().total_bytes();
+    drop(e);
+    let _ = std::fs::remove_file(&path);
+    assert!(with + book <= without.max(64 * MIB), "{with} + {book} over {without}");
+    assert!(with - RESERVED_BYTES + MAIN_THREAD_BYTES + book <= 64 * MIB);
+    assert!(peak <= 64 * MIB - RESERVED_BYTES, "peak heap {peak} (plan {allowed})");
+}
+
+#[test]
 fn hostile_sessions_stay_in_the_plan() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     many_cpus();
