@@ -12,11 +12,13 @@ with relative paths so that the paths the engines echo are the same. Replies are
 database read back through each engine. Exit 0 when everything matches, 1 otherwise.
 Standard library only; one engine runs at a time.
 """
-import argparse, difflib, os, queue, re, shutil, subprocess, sys, tempfile, threading, time
+import argparse, difflib, hashlib, os, queue, re, shutil, subprocess, sys, tempfile, threading, time
 
 QUIET = 0.5  # an engine that printed nothing for this long has answered the step
 NORMALISATIONS = [
     "trailing spaces removed (Rapfi ends `MESSAGE DATABASE x y ...` lines with a space)",
+    "the run's own temporary directory, where an engine prints an absolute path, reads `<dir>`",
+    "stderr is not compared (Yixin-Board reads stdout only; Rensa logs its ERRORs there too)",
     "Rapfi's `MESSAGE Load config from ...` dropped",
     "the default database names `rensa.db` / `rapfi.db` both read `<default>.db`",
     "free-text MESSAGE lines (not `MESSAGE DATABASE ...`) reduced to the facts both engines "
@@ -30,7 +32,7 @@ FACTS = [  # (pattern on the text after "MESSAGE ", canonical form)
     (r"Merged (\d+) out of (\d+) records", r"~merged \1 of \2"),
     (r"Wr(?:ite|ote) (\d+) records into the sp\w+ database", r"~split \1"),
     (r"Imported (\d+) records from lib file", r"~imported \1"),
-    (r"Wrote .*?(?:csv|CSV)[- a-z]* (?:to |file )?(\S+)$", r"~csv \1"),
+    (r"Wrote .*(?:csv-format text file|as CSV to) (\S+?)(?: using \d+ ms\.)?$", r"~csv \1"),
 ]
 
 # ---- Yixin-Board's commands, as its sprintf formats write them -----------------------
@@ -83,23 +85,35 @@ def renlib():
     return b"\xffRenLib\xff\x03\x04" + b"\xff" * 10 + body
 
 # ---- the seeds: database files one engine builds, copied to both --------------------
+# Children of [A] in different symmetry classes (so that no edit lands on another's record):
+# B (diagonal), K1 (next to A), N (knight's move), F (two away), D2 (two diagonally)
+K1, N, F, D2 = (8, 7), (9, 8), (9, 7), (9, 9)
 BUILD = [start(), setdb("a.db"), tag([A, B], "W"), val([A, B], -29990), dep([A, B], 12),
-         tag([A, (8, 7)], "L"), val([A, (8, 7)], 150), tag([A, (6, 8)], "!"),
+         tag([A, K1], "L"), val([A, K1], 150), tag([A, N], "!"),
          comment([A], 'centre "open"\nsecond line \\ end'), label([A], 9, 9, "Q"),
-         tag([A, B, (9, 9)], "D"), tag([(7, 8)], "X"),
+         tag([A, B, D2], "D"), tag([(7, 8)], "X"),
          start(20), tag([(9, 9)], "W"), start(), save()]
 TREE = [start(), setdb("a.db"), tag([A, B], "W"), val([A, B], -29995),      # win in steps
-        tag([A, (6, 8)], "W"), tag([A, (8, 7)], "L"), val([A, (8, 7)], 29993),
-        tag([A, (7, 8)], "L"), val([A, (9, 9)], 40), tag([A, (9, 7)], "D"),
-        tag([A, B, (9, 9)], "L"), tag([A, B, (9, 9), (6, 6)], "W"),
-        tag([A, (9, 9), (5, 5)], "W"), tag([A, (6, 8), (5, 5)], "L"), save()]
+        tag([A, B, D2], "L"), tag([A, B, D2, (6, 6)], "W"),
+        tag([A, K1], "L"), val([A, K1], 29993),                                # loss in steps
+        tag([A, N], "W"), tag([A, N, (5, 5)], "L"), tag([A, F], "L"),         # no steps
+        val([A, D2], 40), tag([A, D2, (5, 5)], "W"), tag([A, (10, 7)], "D"), save()]
 OTHER = [start(), setdb("b.db"), tag([A, B], "L"), val([A, B], 77), tag([A, (7, 6)], "W"),
          comment([A, (7, 6)], "from b"), tag([(3, 3)], "D"), save()]
+# Rapfi's merge rule (dbutils.cpp mergeDatabase -> checkOverwrite, depth bias 0): a result
+# meets a different result, a value meets a shallower value, a value meets a '!'.
+MERGE_A = [start(), setdb("a.db"), val([A, N], 100), dep([A, N], 10), tag([A, K1], "L"),
+           val([A, K1], 29990), tag([A, D2], "!"), dep([A, D2], 5), tag([A, B], "W"),
+           val([A, B], -29980), save()]
+MERGE_B = [start(), setdb("b.db"), val([A, N], -50), dep([A, N], 9), tag([A, K1], "W"),
+           val([A, K1], -29980), val([A, D2], 20), dep([A, D2], 8), tag([A, B], "W"),
+           val([A, B], -29990), save()]
 DAMAGED = "damaged"  # BUILD's file by Rapfi, cut short
 
 def sc(name, steps, seeds=None, csv=(), dump=None, note=""):
     return dict(name=name, steps=steps, seeds=seeds or {}, csv=list(csv), note=note,
-                dump=dump or ("a.db", [[], [A], [A, B], SYM, SIDE, [A, (8, 7)]]))
+                dump=dump or ("a.db", [[], [A], [A, B], SYM, SIDE, [A, (8, 7)],
+                                       [A, B, (9, 9)]]))
 
 OPEN = [start(), setdb("a.db"), allt([])]
 SCENARIOS = [
@@ -109,9 +123,9 @@ SCENARIOS = [
        tag([A, (8, 7)], "!"), val([A, (8, 7)], -29990), allt([A]), tag([A, B], ""),
        one(SYM), allt([A]), save()], note="a new file made by each engine"),
     sc("mate_values_display", OPEN + [tag([A, B], "W"), val([A, B], -29990),
-       tag([A, (8, 7)], "L"), val([A, (8, 7)], 29985), tag([A, (6, 8)], "W"),
-       dep([A, (6, 8)], 30), tag([A, (7, 8)], "L"), val([A, (7, 8)], -200),
-       val([A, (9, 9)], 333), allt([A]), one([A, (9, 9)]), save()]),
+       tag([A, K1], "L"), val([A, K1], 29985), tag([A, N], "W"), dep([A, N], 30),
+       tag([A, F], "L"), val([A, F], -200), val([A, D2], 333), val([A, (10, 7)], -2000),
+       val([A, (10, 10)], 0), allt([A]), one([A, D2]), save()]),
     sc("comment_multiline", OPEN + [
        comment([A], 'line "one"\nback\\slash and \\" mixed\n\nlast'), text([A]),
        text(SYM[:1]), comment([A, B], "short"), text(SYM), allt([A]),
@@ -125,12 +139,15 @@ SCENARIOS = [
 ] + [sc("delete_all_" + (k.replace(" ", "_") or "plain"),
         OPEN + [allt([A]), delall([A], k), allt([A]), allt([A, B]), save()],
         seeds={"a.db": ("rapfi", TREE)},
-        dump=("a.db", [[], [A], [A, B], [A, B, (9, 9)], [A, (9, 9)], [A, (6, 8)]]))
+        dump=("a.db", [[], [A], [A, B], [A, B, D2], [A, D2], [A, N]]))
      for k in ["", "nonwl", "nonwlrecursive", "w", "wrecursive", "l", "lrecursive", "wl",
                "wlrecursive", "wlnostep", "wlinstep 3", "wlinsteprecursive 9"]] + [
     sc("merge", OPEN + [merge("b.db"), allt([]), allt([A]), text([A, (7, 6)]), save()],
        seeds={"a.db": ("rapfi", BUILD), "b.db": ("rensa", OTHER)},
        dump=("a.db", [[], [A], [A, B], [A, (7, 6)], [(3, 3)]])),
+    sc("merge_rule", OPEN + [allt([A]), merge("b.db"), allt([A]), save()],
+       seeds={"a.db": ("rapfi", MERGE_A), "b.db": ("rapfi", MERGE_B)},
+       dump=("a.db", [[A]])),
     sc("merge_compressed", OPEN + [merge("c.db"), allt([A]), save()],
        seeds={"a.db": ("rensa", OTHER), "c.db": ("rapfi", BUILD)}),
     sc("split_then_open", OPEN + [split([A], "s.db"), allt([]), setdb("s.db"),
@@ -166,8 +183,8 @@ SCENARIOS = [
 
 # ---- running an engine --------------------------------------------------------------
 class Engines:
-    def __init__(self, rensa, rapfi, home):
-        self.rensa = os.path.abspath(rensa)
+    def __init__(self, rensa, rapfi, home, scaling):
+        self.rensa, self.scaling = os.path.abspath(rensa), scaling
         if home is None:  # the anchors' wrapper cds into ./rapfi: run that binary ourselves
             with open(rapfi, "rb") as f:
                 wrapper = f.read(2) == b"#!"
@@ -178,16 +195,21 @@ class Engines:
         self.seeds = {}
 
     def prepare(self, kind, d):
-        """Rapfi reads config.toml and its model from the working directory and writes its
-        default database there: give it the run directory, with its home's files linked."""
+        """Each engine keeps its default database beside itself (Rapfi: its working directory,
+        where it also reads config.toml and its model; Rensa: beside its executable). Run
+        both from the run directory, so nothing is written anywhere else."""
         if not kind.startswith("rapfi"):
-            return [self.rensa]
+            shutil.copy(self.rensa, os.path.join(d, "pbrain-rensa"))
+            return [os.path.join(d, "pbrain-rensa")]
         for f in os.listdir(self.home):
             src = os.path.join(self.home, f)
             if f == "config.toml":
                 cfg = open(src).read()
                 if kind == "rapfi_plain":
                     cfg = cfg.replace("compressed_save = true", "compressed_save = false")
+                if self.scaling:  # read after the model file, so it overrides the model's
+                    cfg = cfg.replace("[model]\n", "[model]\nscaling_factor = %s\n" %
+                                      self.scaling, 1)
                 open(os.path.join(d, f), "w").write(cfg)
             elif src != self.rapfi and not f.endswith(".db"):
                 os.symlink(src, os.path.join(d, f))
@@ -195,8 +217,9 @@ class Engines:
 
     def run(self, kind, steps, d):
         """Sends each step, reads until the engine is quiet; returns [(step, [lines])]."""
+        err = tempfile.TemporaryFile()
         proc = subprocess.Popen(self.prepare(kind, d), cwd=d, stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                                stdout=subprocess.PIPE, stderr=err)
         q = queue.Queue()
         reader = threading.Thread(target=lambda: [q.put(l) for l in proc.stdout], daemon=True)
         reader.start()
@@ -227,6 +250,8 @@ class Engines:
             out.append(("(killed: no exit after END)", []))
         reader.join(5)
         out[-1][1].extend(drain(0.1))
+        err.seek(0)
+        self.stderr = err.read().decode("utf-8", "replace")
         return out
 
     def seed(self, key, spec, d, name):
@@ -251,12 +276,13 @@ class Engines:
             f.write(data)
 
 # ---- normalising and comparing ------------------------------------------------------
-def normalise(transcript):
+def normalise(transcript, d):
     lines = []
     for step, got in transcript:
         lines.append("> " + step)
         for l in got:
-            l = re.sub(r"\b(rensa|rapfi)\.db\b", "<default>.db", l.rstrip())
+            l = l.rstrip().replace(d, "<dir>")
+            l = re.sub(r"\b(rensa|rapfi)\.db\b", "<default>.db", l)
             if l.startswith("MESSAGE ") and not l.startswith("MESSAGE DATABASE"):
                 body = l[len("MESSAGE "):]
                 for pat, rep in FACTS:
@@ -277,8 +303,9 @@ def form(path):
     with open(path, "rb") as f:
         return "lz4" if f.read(4) == b"\x04\x22\x4d\x18" else "plain"
 
-def raw(transcript):
-    return "\n".join("> %s\n%s" % (s, "\n".join(g)) for s, g in transcript) + "\n"
+def raw(transcript, stderr):
+    return "".join("> %s\n" % s + "".join(l + "\n" for l in g) for s, g in transcript) \
+        + "(stderr)\n" + stderr
 
 def run_scenario(eng, s, keep):
     """Returns (list of (what, diff lines), notes)."""
@@ -288,8 +315,8 @@ def run_scenario(eng, s, keep):
         dirs[kind] = d
         for name, spec in s["seeds"].items():
             eng.seed(repr(spec)[:200] + str(hash(repr(spec))), spec, d, name)
-        res[kind] = eng.run(kind, s["steps"], d)
-    diffs = [("replies", diff(normalise(res["rapfi"]), normalise(res["rensa"])))]
+        res[kind] = (eng.run(kind, s["steps"], d), eng.stderr)
+    diffs = [("replies", diff(*[normalise(res[k][0], dirs[k]) for k in ("rapfi", "rensa")]))]
     for c in s["csv"]:
         a, b = [open(os.path.join(dirs[k], c)).read().splitlines()
                 if os.path.exists(os.path.join(dirs[k], c)) else ["(no file)"]
@@ -308,13 +335,13 @@ def run_scenario(eng, s, keep):
                 with tempfile.TemporaryDirectory() as t:
                     if os.path.exists(files[k]):
                         shutil.copy(files[k], os.path.join(t, "final.db"))
-                    dumps.append(normalise(eng.run(reader, q, t)))
+                    dumps.append(normalise(eng.run(reader, q, t), t))
             diffs.append(("final db read by " + reader, diff(*dumps)))
     for kind, d in dirs.items():
         if keep:
             os.makedirs(keep, exist_ok=True)
             with open(os.path.join(keep, "%s.%s.txt" % (s["name"], kind)), "w") as f:
-                f.write(raw(res[kind]))
+                f.write(raw(*res[kind]))
         shutil.rmtree(d, ignore_errors=True)
     return diffs, notes
 
@@ -324,11 +351,14 @@ def main():
     ap.add_argument("--rapfi", required=True)
     ap.add_argument("--rapfi-home", help="folder with Rapfi's config.toml and model "
                     "(default: beside the binary, or ./rapfi beside a wrapper script)")
+    ap.add_argument("--rapfi-scaling", help="set Rapfi's scaling_factor (its win-rate scale, "
+                    "which the 'NN%%' labels use; by default its model's, 250 for the classical "
+                    "model220723, while Rensa shows Yixin's 200)")
     ap.add_argument("--out", help="write the report (markdown) here")
     ap.add_argument("--keep", help="keep raw transcripts in this folder")
     ap.add_argument("--only", help="run only scenarios whose name contains this")
     a = ap.parse_args()
-    eng = Engines(a.rensa, a.rapfi, a.rapfi_home)
+    eng = Engines(a.rensa, a.rapfi, a.rapfi_home, a.rapfi_scaling)
     rows, details = [], []
     for s in SCENARIOS:
         if a.only and a.only not in s["name"]:
@@ -342,7 +372,12 @@ def main():
         for w, d in diffs:
             if d:
                 details.append("### %s: %s\n\n```diff\n%s\n```\n" % (s["name"], w, "\n".join(d)))
-    report = ["| scenario | result | notes |", "|---|---|---|"] + rows + [""] + details
+    with open(eng.rensa, "rb") as f:
+        ident = hashlib.sha1(f.read()).hexdigest()[:12]
+    report = ["Rensa `%s` (sha1 %s, built %s); Rapfi `%s`, scaling_factor %s.\n" % (
+        eng.rensa, ident, time.ctime(os.path.getmtime(eng.rensa)), eng.rapfi,
+        a.rapfi_scaling or "of its model"),
+        "| scenario | result | notes |", "|---|---|---|"] + rows + [""] + details
     report += ["Normalisations:"] + ["- " + n for n in NORMALISATIONS]
     text = "\n".join(report) + "\n"
     if a.out:

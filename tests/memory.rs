@@ -143,7 +143,11 @@ fn a_database_being_built_by_eight_threads_at_64_mib_stays_in_the_limit() {
     let path = std::env::temp_dir().join(format!("rensa-mem-{}.db", std::process::id()));
     let mut db = Database::open(&path, 1 << 30).unwrap();
     for i in 0..3000usize {
-        let moves = [Pos::new(i % 15, 14), Pos::new((i / 15) % 15, 13), Pos::new(i / 225, 12)];
+        let moves = [
+            Pos::new(i % 15, 14),
+            Pos::new((i / 15) % 15, 13),
+            Pos::new(i / 225, 12),
+        ];
         if let Ok(p) = Position::from_moves(Rule::Freestyle, 15, 15, &moves) {
             db.insert(p.key(), Record::with_label(-1));
         }
@@ -169,9 +173,15 @@ fn a_database_being_built_by_eight_threads_at_64_mib_stays_in_the_limit() {
     let with = e.plan().total_bytes();
     drop(e);
     let _ = std::fs::remove_file(&path);
-    assert!(with + book <= without.max(64 * MIB), "{with} + {book} over {without}");
+    assert!(
+        with + book <= without.max(64 * MIB),
+        "{with} + {book} over {without}"
+    );
     assert!(with - RESERVED_BYTES + MAIN_THREAD_BYTES + book <= 64 * MIB);
-    assert!(peak <= 64 * MIB - RESERVED_BYTES, "peak heap {peak} (plan {allowed})");
+    assert!(
+        peak <= 64 * MIB - RESERVED_BYTES,
+        "peak heap {peak} (plan {allowed})"
+    );
 }
 
 #[test]
