@@ -141,7 +141,7 @@ SCENARIOS = [
         seeds={"a.db": ("rapfi", TREE)},
         dump=("a.db", [[], [A], [A, B], [A, B, D2], [A, D2], [A, N]]))
      for k in ["", "nonwl", "nonwlrecursive", "w", "wrecursive", "l", "lrecursive", "wl",
-               "wlrecursive", "wlnostep", "wlinstep 3", "wlinsteprecursive 9"]] + [
+               "wlrecursive", "wlnostep", "wlinstep 4", "wlinsteprecursive 9"]] + [
     sc("merge", OPEN + [merge("b.db"), allt([]), allt([A]), text([A, (7, 6)]), save()],
        seeds={"a.db": ("rapfi", BUILD), "b.db": ("rensa", OTHER)},
        dump=("a.db", [[], [A], [A, B], [A, (7, 6)], [(3, 3)]])),
@@ -316,16 +316,18 @@ def run_scenario(eng, s, keep):
         for name, spec in s["seeds"].items():
             eng.seed(repr(spec)[:200] + str(hash(repr(spec))), spec, d, name)
         res[kind] = (eng.run(kind, s["steps"], d), eng.stderr)
-    diffs = [("replies", diff(*[normalise(res[k][0], dirs[k]) for k in ("rapfi", "rensa")]))]
+    diffs, notes = [("replies", diff(*[normalise(res[k][0], dirs[k])
+                                       for k in ("rapfi", "rensa")]))], []
     for c in s["csv"]:
         a, b = [open(os.path.join(dirs[k], c)).read().splitlines()
                 if os.path.exists(os.path.join(dirs[k], c)) else ["(no file)"]
                 for k in ("rapfi", "rensa")]
         diffs.append(("csv " + c, diff(a, b)))
+        notes.append("%s: %d/%d lines" % (c, len(a), len(b)))
     dbname, positions = s["dump"]
     files = {k: os.path.join(dirs[k], dbname.replace("<default>", k)) for k in dirs}
-    notes = ["final %s: rapfi %s, rensa %s" % (dbname, form(files["rapfi"]),
-                                                form(files["rensa"]))]
+    notes.append("final %s: rapfi %s, rensa %s" % (dbname, form(files["rapfi"]),
+                                                    form(files["rensa"])))
     if positions:  # read both final files back, read-only, through each engine
         q = [start(), info("database_readonly", 1), setdb("final.db"),
              info("database_readonly", 1)] + [allt(p) + one(p) for p in positions]
