@@ -126,6 +126,10 @@ fn comments_come_as_yixin_board_sends_them() {
             "second \\\\ end\""
         ]
     );
+    // a blank line in a comment is kept
+    s.send("yxedittextdatabase \"a\n\nb\"3,3\ndone");
+    let r = s.at("yxquerydatabasetext", &[(3, 3)]);
+    assert_eq!(r, ["MESSAGE DATABASE TEXT \"a", "", "b\""]);
     // an empty position: `done` right after the quote
     s.send("yxedittextdatabase \"root\"done");
     assert_eq!(

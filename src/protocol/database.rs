@@ -56,6 +56,11 @@ impl<W: Write> Session<W> {
     /// A line for a waiting database command.
     pub(super) fn db_wait_line(&mut self, line: &str) -> Flow {
         match self.db_wait.take() {
+            // (a blank line is not the path: wait for it)
+            Some(DbWait::Path(c)) if line.trim().is_empty() => {
+                self.db_wait = Some(DbWait::Path(c));
+                Flow::Continue
+            }
             Some(DbWait::Path(c)) => self.db_path_command(c, line.trim()),
             Some(DbWait::Text(so_far)) => self.db_text_line(format!("{so_far}\n{line}")),
             None => Flow::Continue,

@@ -68,8 +68,11 @@ pub fn read_lines<R: Read>(mut input: R, tx: &Sender<Event>, queued: &AtomicUsiz
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(_) => 0,
         };
-        // at the end of input the last line may lack its line break
-        split.feed(if n == 0 { b"\n" } else { &chunk[..n] }, &mut lines);
+        if n == 0 {
+            split.finish(&mut lines);
+        } else {
+            split.feed(&chunk[..n], &mut lines);
+        }
         for input in lines.drain(..) {
             let ev = match input {
                 Input::Line(l) => Event::Received(l, Instant::now()),
@@ -113,21 +116,35 @@ fn is_stop_or_end(ev: &Event) -> bool {
     matches!(parse(l), Ok(Some(Command::Stop | Command::End)))
 }
 
-/// Splits input into lines on LF, CR LF or a lone CR.
+/// Splits input into lines on LF, CR LF or a lone CR. A blank line is a line too (a quoted
+/// database comment keeps its blank lines); CR LF is one line end, not two.
 #[derive(Default)]
 struct LineSplitter {
     buf: Vec<u8>,
     /// Bytes of the current line, kept or not.
     len: usize,
+    /// The last byte ended a line with CR: an LF now completes that line end.
+    after_cr: bool,
 }
 
 impl LineSplitter {
+    /// The end of input: the last line may lack its line break.
+    fn finish(&mut self, out: &mut Vec<Input>) {
+        if self.len > 0 {
+            self.feed(b"\n", out);
+        }
+    }
+
     fn feed(&mut self, bytes: &[u8], out: &mut Vec<Input>) {
         for &b in bytes {
+            let after_cr = std::mem::replace(&mut self.after_cr, b == b'\r');
+            if b == b'\n' && after_cr {
+                continue;
+            }
             if b == b'\n' || b == b'\r' {
                 if self.len > MAX_LINE {
                     out.push(Input::TooLong(self.len));
-                } else if !self.buf.is_empty() {
+                } else {
                     out.push(Input::Line(String::from_utf8_lossy(&self.buf).into_owned()));
                 }
                 self.buf.clear();
@@ -170,8 +187,9 @@ mod tests {
 
     #[test]
     fn lines_split_on_any_line_ending() {
-        let (lines, long, _) = split(&[b"START 15\r\nBEG", b"IN\rTURN 1,2\n\n"]);
-        assert_eq!(lines, ["START 15", "BEGIN", "TURN 1,2"]);
+        let (lines, long, _) = split(&[b"START 15\r", b"\nBEG", b"IN\rTURN 1,2\n\n\r\n\r\rX"]);
+        // CR LF is one line end, even split between two reads; blank lines are lines
+        assert_eq!(lines, ["START 15", "BEGIN", "TURN 1,2", "", "", "", ""]);
         assert!(long.is_empty());
     }
 
