@@ -264,7 +264,13 @@ fn merge_split_text_and_renlib_files() {
     // split the branch of the board's position
     s.send("yxboard\n7,7,1\ndone");
     s.send(&format!("yxdbsplit\n{}", split.display()));
-    assert!(s.replies()[0].starts_with("MESSAGE Wrote 1 records"));
+    let r = s.replies();
+    assert_eq!(
+        r[0],
+        format!("MESSAGE DATABASE SAVE START {}", split.display())
+    );
+    assert_eq!(r[1], "MESSAGE DATABASE SAVE DONE");
+    assert!(r[2].starts_with("MESSAGE Wrote 1 records"), "{r:?}");
     assert_eq!(Database::open(&split, 1 << 20).unwrap().len(), 1);
     s.send(&format!("yxdbtotxtall\n{}", csv.display()));
     s.replies();
@@ -373,5 +379,40 @@ fn a_book_label_never_overrides_a_five_to_stop() {
     s.at("yxedittvddatabase 1 87 0 0", &with);
     s.send("board\n7,7,2\n6,7,1\n8,7,2\n0,0,1\n9,7,2\n14,0,1\n10,7,2\ndone");
     assert_eq!(s.replies().last().unwrap(), "11,7");
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn use_database_off_and_on_keeps_the_database_set() {
+    let path = temp("use.db");
+    let mut s = S::new();
+    s.db(&path);
+    s.at("yxedittvddatabase 1 68 0 0", &[(7, 7)]);
+    // off: saved and closed, as Rapfi tells it
+    s.send("info usedatabase 0");
+    assert_eq!(
+        s.replies(),
+        [
+            format!("MESSAGE DATABASE SAVE START {}", path.display()),
+            "MESSAGE DATABASE SAVE DONE".to_string()
+        ]
+    );
+    assert_eq!(
+        s.at("yxquerydatabaseone", &[(7, 7)]),
+        ["MESSAGE DATABASE ONE 0 0 0 0"]
+    );
+    // on again: the same file, not the default one
+    s.send("info usedatabase 1");
+    assert_eq!(
+        s.replies(),
+        [
+            format!("MESSAGE DATABASE LOAD START {}", path.display()),
+            "MESSAGE DATABASE LOAD DONE".to_string()
+        ]
+    );
+    assert_eq!(
+        s.at("yxquerydatabaseone", &[(7, 7)]),
+        ["MESSAGE DATABASE ONE 100 0 0 3 d"]
+    );
     let _ = std::fs::remove_file(&path);
 }

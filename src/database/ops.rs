@@ -47,24 +47,43 @@ pub fn win_rate(v: i16) -> f64 {
     1.0 / (1.0 + (-f64::from(v) / YIXIN_SCALE).exp())
 }
 
-/// Whether `new` should replace `old` (Rapfi's default rule, so that a book grows the same
-/// way with either engine): a result beats a value; between results, the surer and longer
-/// proven; between values, the deeper, an exact one counting five plies more.
-pub fn better(old: &Record, new: &Record) -> bool {
+/// Whether `new` should replace `old`, by Rapfi's default rule (so that a book grows the
+/// same way with either engine): a result against a value, the result; two results, the
+/// newer where they differ, else the longer proven; two values, the deeper, an exact one
+/// counting four plies more, by at least `bias` plies (searches write with -1, merges 0).
+pub fn better_by(old: &Record, new: &Record, bias: i32) -> bool {
     if old.is_null() {
         return true;
     }
-    let (od, nd) = (is_determined(old.label), is_determined(new.label));
-    if fold(old.label) != fold(new.label) && od != nd {
-        return nd;
+    if fold(old.label) != fold(new.label) {
+        if is_determined(new.label) {
+            return true;
+        }
+        if is_determined(old.label) {
+            return false;
+        }
     }
-    if od {
+    if is_determined(old.label) {
         let rank = |r: &Record| i32::from(r.value).abs() * 2 + i32::from(r.bound() == BOUND_EXACT);
         rank(new) > rank(old)
     } else {
-        let rank = |r: &Record| r.depth() + 5 * i32::from(r.bound() == BOUND_EXACT);
-        rank(new) >= rank(old) - 1
+        let exact = 4 - bias.min(0);
+        let rank = |r: &Record| r.depth() + exact * i32::from(r.bound() == BOUND_EXACT);
+        rank(new) >= rank(old) + bias
     }
+}
+
+/// Rapfi's rule for imports: only a result replaces, or a longer proven one.
+fn better_result(old: &Record, new: &Record) -> bool {
+    if old.is_null() || (fold(old.label) != fold(new.label) && is_determined(new.label)) {
+        return true;
+    }
+    is_determined(old.label) && fold(old.label) == fold(new.label) && better_by(old, new, 0)
+}
+
+/// [`better_by`] as a search writes.
+pub fn better(old: &Record, new: &Record) -> bool {
+    better_by(old, new, -1)
 }
 
 /// Merges `src` into `dst`: a record is taken where `dst` has none or a worse one; comments
@@ -83,7 +102,7 @@ pub fn merge(dst: &mut Database, src: &Database) -> Result<usize, String> {
             }
             Some(old) => old.clone(),
         };
-        let (mut take, other) = if better(&keep, r) {
+        let (mut take, other) = if better_by(&keep, r, 0) {
             written += 1;
             (r.clone(), keep.clone())
         } else {
@@ -349,7 +368,7 @@ pub fn import_renlib(db: &mut Database, bytes: &[u8], rule: Rule) -> Result<usiz
             });
         }
         match old {
-            Some(o) if !better(&o, &r) => {
+            Some(o) if !better_result(&o, &r) => {
                 let mut o = o;
                 o.update(&r, MASK_TEXT);
                 full |= !db.insert(k, o);

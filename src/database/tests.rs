@@ -120,6 +120,13 @@ fn merging_keeps_the_better_record_and_both_comments() {
     c.insert(k.clone(), valued(-99, 3));
     assert_eq!(ops::merge(&mut a, &c).unwrap(), 0);
     assert_eq!(a.get(&k).unwrap().value, 30);
+    // two results that differ: the newer, as Rapfi merges
+    let mut d = Database::in_memory(1 << 20);
+    d.insert(pos("7,7").key(), Record::with_label(LABEL_LOSE));
+    assert_eq!(ops::merge(&mut a, &d).unwrap(), 1);
+    assert_eq!(a.get_position(&pos("7,7")).unwrap().label, LABEL_LOSE);
+    // the board label of the record replaced is kept
+    assert_eq!(a.get_position(&pos("7,7")).unwrap().board_texts().len(), 1);
 }
 
 #[test]

@@ -28,13 +28,25 @@ impl Engine {
     /// searches to read and write, after saving the one open. A file that cannot be read as
     /// a database is refused with the reason, untouched, and the open one stays.
     pub fn open_database(&mut self, path: &Path) -> Result<usize, String> {
-        let db = Database::open(path, book_bytes(self.memory_limit) as usize)?;
+        let db = self.read_database(path)?;
         let n = db.len();
+        self.install_database(db).map(|_| n)
+    }
+
+    /// Reads the database at `path` within this engine's memory share, without using it.
+    pub fn read_database(&self, path: &Path) -> Result<Database, String> {
+        Database::open(path, book_bytes(self.memory_limit) as usize)
+    }
+
+    /// Uses `db` from now on, after saving and closing the one open (`Err` when that save
+    /// failed: `db` is in use all the same).
+    pub fn install_database(&mut self, db: Database) -> Result<(), String> {
         let saved = self.close_database();
+        self.book_path = db.path().map(Path::to_path_buf);
         self.book = Some(Arc::new(RwLock::new(db)));
         self.link_book();
         self.apply_plan();
-        saved.map(|_| n)
+        saved
     }
 
     /// Saves and closes the database; the searches go on without one.
@@ -53,6 +65,12 @@ impl Engine {
             Some(mut db) => db.save(),
             None => Ok(()),
         }
+    }
+
+    /// The file of the database opened last (open or not now): `INFO usedatabase 1` opens
+    /// it again, as Rapfi does.
+    pub fn last_database_path(&self) -> Option<&Path> {
+        self.book_path.as_deref()
     }
 
     pub fn has_database(&self) -> bool {

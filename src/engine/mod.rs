@@ -115,6 +115,8 @@ pub struct Engine {
     book: Option<Arc<std::sync::RwLock<crate::database::Database>>>,
     /// `INFO database_readonly`: the database is only read.
     book_readonly: bool,
+    /// The file of the database opened last.
+    book_path: Option<std::path::PathBuf>,
 }
 
 impl Default for Engine {
@@ -150,6 +152,7 @@ impl Engine {
             params: None,
             book: None,
             book_readonly: false,
+            book_path: None,
         }
     }
 

@@ -361,15 +361,46 @@ impl<W: Write> Session<W> {
         self.reply(&format!("MESSAGE Saved database file using {ms} ms."))
     }
 
-    /// Opens the database `INFO usedatabase 1` asks for, when none is open.
+    /// `INFO usedatabase`: 1 opens the database opened last (else `rensa.db` beside the
+    /// executable) when none is open; 0 saves and closes it. Saving and loading are told as
+    /// Rapfi tells them (Yixin-Board shows a dialog between START and DONE).
     pub(super) fn db_use(&mut self, on: bool) -> Result<(), String> {
         if !on {
-            return self.engine.close_database();
+            return self.db_close().map(|_| ());
         }
         if self.engine.has_database() {
             return Ok(());
         }
-        self.engine.open_database(&default_database()).map(|_| ())
+        let path = match self.engine.last_database_path() {
+            Some(p) => p.to_path_buf(),
+            None => default_database(),
+        };
+        let exists = path.exists();
+        let shown = path.display().to_string();
+        if exists {
+            self.reply(&format!("MESSAGE DATABASE LOAD START {shown}"));
+        }
+        let opened = self.engine.open_database(&path);
+        if exists {
+            self.reply("MESSAGE DATABASE LOAD DONE");
+        }
+        opened.map(|_| ())
+    }
+
+    /// Saves and closes the open database, telling the save when there is something to save.
+    fn db_close(&mut self) -> Result<Flow, String> {
+        let path = self.engine.database().and_then(|db| {
+            let saves = db.is_dirty() || (!db.is_empty() && db.path().is_some_and(|p| !p.exists()));
+            db.path().filter(|_| saves).map(Path::to_path_buf)
+        });
+        if let Some(p) = &path {
+            self.reply(&format!("MESSAGE DATABASE SAVE START {}", p.display()));
+        }
+        self.engine.close_database()?;
+        Ok(match path {
+            Some(_) => self.reply("MESSAGE DATABASE SAVE DONE"),
+            None => Flow::Continue,
+        })
     }
 
     fn db_path_command(&mut self, c: DbCommand, path: &str) -> Flow {
@@ -398,6 +429,8 @@ impl<W: Write> Session<W> {
         }
     }
 
+    /// `YXSETDATABASE`: reads the new database, then saves and closes the one open (in
+    /// Rapfi's order of messages), then uses the new one.
     fn db_set(&mut self, path: &Path) -> Flow {
         let shown = path.display().to_string();
         if self.reply(&format!("MESSAGE Opening database at {shown} ...")) == Flow::Quit {
@@ -407,17 +440,28 @@ impl<W: Write> Session<W> {
         if exists && self.reply(&format!("MESSAGE DATABASE LOAD START {shown}")) == Flow::Quit {
             return Flow::Quit;
         }
-        match self.engine.open_database(path) {
-            Ok(n) if exists => {
-                if self.reply("MESSAGE DATABASE LOAD DONE") == Flow::Quit {
-                    return Flow::Quit;
-                }
-                self.reply(&format!("MESSAGE database {shown}: {n} records"))
+        // a file that cannot be read leaves the database open before as it is
+        let db = match self.engine.read_database(path) {
+            Ok(db) => db,
+            Err(e) => {
+                return self.error(format!(
+                    "database not opened (the file is left as it is): {e}"
+                ))
             }
-            Ok(_) => self.reply(&format!("MESSAGE database {shown}: new, made on saving")),
-            Err(e) => self.error(format!(
-                "database not opened (the file is left as it is): {e}"
-            )),
+        };
+        if exists && self.reply("MESSAGE DATABASE LOAD DONE") == Flow::Quit {
+            return Flow::Quit;
+        }
+        let n = db.len();
+        let closed = self.db_close();
+        let installed = self.engine.install_database(db);
+        if let Err(e) = closed.and(installed) {
+            return self.error(format!("the database open before was not saved: {e}"));
+        }
+        if exists {
+            self.reply(&format!("MESSAGE database {shown}: {n} records"))
+        } else {
+            self.reply(&format!("MESSAGE database {shown}: new, made on saving"))
         }
     }
 
@@ -458,7 +502,9 @@ impl<W: Write> Session<W> {
         let db = self.engine.database().ok_or("no database")?;
         let n = ops::split(&db, &mut dst, &moves, &p);
         drop(db);
+        self.reply(&format!("MESSAGE DATABASE SAVE START {}", path.display()));
         dst.save()?;
+        self.reply("MESSAGE DATABASE SAVE DONE");
         Ok(format!("Wrote {n} records into the split database"))
     }
 
