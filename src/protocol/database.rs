@@ -23,6 +23,7 @@ fn default_database() -> PathBuf {
         .and_then(|e| e.parent().map(|d| d.join(DEFAULT_DATABASE)))
         .unwrap_or_else(|| PathBuf::from(DEFAULT_DATABASE))
 }
+const NO_DATABASE: &str = "no database: send YXSETDATABASE or INFO usedatabase 1 first";
 /// A comment longer than this (bytes, over all its lines) is refused.
 const MAX_COMMENT: usize = 64 << 10;
 
@@ -107,7 +108,7 @@ impl<W: Write> Session<W> {
                 | DbCommand::QueryAllText
         );
         if !queries && !self.engine.has_database() {
-            return self.error("no database: send YXSETDATABASE or INFO usedatabase 1 first");
+            return self.error(NO_DATABASE);
         }
         if !queries && self.engine.database_readonly() {
             return self.reply("MESSAGE database is read-only: not changed");
@@ -345,7 +346,7 @@ impl<W: Write> Session<W> {
             .database()
             .and_then(|db| db.path().map(Path::to_path_buf))
         else {
-            return self.error("no database: send YXSETDATABASE or INFO usedatabase 1 first");
+            return self.error(NO_DATABASE);
         };
         let t = Instant::now();
         if self.reply(&format!("MESSAGE DATABASE SAVE START {}", path.display())) == Flow::Quit {
@@ -412,7 +413,7 @@ impl<W: Write> Session<W> {
             return self.db_set(&path);
         }
         if !self.engine.has_database() {
-            return self.error("no database: send YXSETDATABASE or INFO usedatabase 1 first");
+            return self.error(NO_DATABASE);
         }
         let t = Instant::now();
         let done = match c {
