@@ -608,15 +608,7 @@ impl Engine {
         nodes: Option<u64>,
         on_iteration: &mut dyn FnMut(&Iteration),
     ) -> SearchResult {
-        let limits = crate::search::Limits {
-            depth: None,
-            nodes,
-            soft_ms: ms,
-            hard_ms: ms,
-            multipv: 0,
-            spare_time_carries: true,
-        };
-        self.think_here(&limits, on_iteration)
+        self.think_here(&analysis_limits(ms, nodes, 0), on_iteration)
     }
 
     /// [`Engine::analyse`] with the `lines` best moves each searched to the full window
@@ -627,15 +619,7 @@ impl Engine {
         nodes: Option<u64>,
         lines: usize,
     ) -> SearchResult {
-        let limits = crate::search::Limits {
-            depth: None,
-            nodes,
-            soft_ms: ms,
-            hard_ms: ms,
-            multipv: lines,
-            spare_time_carries: true,
-        };
-        self.think_here(&limits, &mut |_| {})
+        self.think_here(&analysis_limits(ms, nodes, lines), &mut |_| {})
     }
 
     /// Sets the transposition table's limit to exactly `bytes`, whatever the memory limit
@@ -729,6 +713,18 @@ impl Engine {
 }
 
 /// `empty` with `stones` played on it alternately, black first.
+/// An analysis search's limits: the time (soft and hard alike) or nodes, `lines` lines.
+fn analysis_limits(ms: Option<u64>, nodes: Option<u64>, lines: usize) -> crate::search::Limits {
+    crate::search::Limits {
+        depth: None,
+        nodes,
+        soft_ms: ms,
+        hard_ms: ms,
+        multipv: lines,
+        spare_time_carries: true,
+    }
+}
+
 pub(super) fn alternating(empty: &Board, stones: &[Pos]) -> Result<Board, MoveError> {
     let mut b = empty.clone();
     for &p in stones {
