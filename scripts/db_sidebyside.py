@@ -2,7 +2,8 @@
 """Replays Yixin-Board's position-database commands against Rensa and Rapfi side by side.
 
     python3 scripts/db_sidebyside.py --rensa target/release/pbrain-rensa \
-        --rapfi ../shared/anchors/pbrain-rapfi [--out report.md] [--keep DIR] [--only NAME]
+        --rapfi ../shared/anchors/pbrain-rapfi [--rapfi-scaling 200] [--out report.md] \
+        [--keep DIR] [--only NAME]
 
 Each scenario is the byte stream Yixin-Board's send_command() writes (dhb_main.c: no
 newline added; yxedittextdatabase has none, so the first move follows the closing quote).
@@ -76,7 +77,8 @@ SIDE = [B, A]                  # the stones of [A, B] with the colours swapped
 
 def renlib():
     """A tiny RenLib 3.4 file: root; 7,7 -> 8,8 "a" -> 9,9 comment "hi" text "W5";
-    7,7 -> 6,8 text "v30" (renlib.rs: move byte (y<<4)|(x+1), then flags)."""
+    7,7 -> 6,8 text "v30", the mirror image of 7,7 8,8: two nodes for one record
+    (renlib.rs: move byte (y<<4)|(x+1), then flags)."""
     mv = lambda x, y: (y << 4) | (x + 1)
     ext = b"\x00\x01"  # flag 0x01: two bytes follow, bit 0 of the second = board text
     body = bytes([0, 0, mv(7, 7), 0x00, mv(8, 8), 0x81]) + ext + b"a\x00" \
@@ -184,7 +186,16 @@ SCENARIOS = [
 # ---- running an engine --------------------------------------------------------------
 class Engines:
     def __init__(self, rensa, rapfi, home, scaling):
-        self.rensa, self.scaling = os.path.abspath(rensa), scaling
+        # One snapshot of Rensa for the whole run: its binary may be rebuilt meanwhile
+        # (a missing one is waited for, as during a build).
+        for _ in range(60):
+            if os.path.exists(rensa):
+                break
+            time.sleep(5)
+        self.rensa_path, self.scaling = os.path.abspath(rensa), scaling
+        self.rensa_built = time.ctime(os.path.getmtime(rensa))
+        self.rensa = os.path.join(tempfile.mkdtemp(prefix="dbsbs-bin-"), "pbrain-rensa")
+        shutil.copy(rensa, self.rensa)
         if home is None:  # the anchors' wrapper cds into ./rapfi: run that binary ourselves
             with open(rapfi, "rb") as f:
                 wrapper = f.read(2) == b"#!"
@@ -376,8 +387,9 @@ def main():
                 details.append("### %s: %s\n\n```diff\n%s\n```\n" % (s["name"], w, "\n".join(d)))
     with open(eng.rensa, "rb") as f:
         ident = hashlib.sha1(f.read()).hexdigest()[:12]
+    shutil.rmtree(os.path.dirname(eng.rensa), ignore_errors=True)
     report = ["Rensa `%s` (sha1 %s, built %s); Rapfi `%s`, scaling_factor %s.\n" % (
-        eng.rensa, ident, time.ctime(os.path.getmtime(eng.rensa)), eng.rapfi,
+        eng.rensa_path, ident, eng.rensa_built, eng.rapfi,
         a.rapfi_scaling or "of its model"),
         "| scenario | result | notes |", "|---|---|---|"] + rows + [""] + details
     report += ["Normalisations:"] + ["- " + n for n in NORMALISATIONS]
