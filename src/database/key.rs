@@ -140,19 +140,6 @@ impl Key {
         }
     }
 
-    /// This key made canonical (a file may hold keys in another orientation).
-    pub fn canonicalised(&self) -> Key {
-        Key::canonical(
-            self.rule,
-            self.width,
-            self.height,
-            self.black(),
-            self.white(),
-            self.white_to_move,
-        )
-        .0
-    }
-
     pub fn black(&self) -> &[(u8, u8)] {
         &self.stones[..self.black as usize]
     }
@@ -177,24 +164,6 @@ impl Key {
     pub fn passed(&self) -> bool {
         let normal_white = self.stones.len() % 2 == 1;
         normal_white != self.white_to_move
-    }
-
-    /// The symmetries that leave this position unchanged.
-    pub fn self_symmetries(&self) -> Vec<Symmetry> {
-        Symmetry::all(self.width, self.height)
-            .filter(|&s| {
-                let t = Key::transformed(
-                    self.rule,
-                    self.width,
-                    self.height,
-                    self.black(),
-                    self.white(),
-                    self.white_to_move,
-                    s,
-                );
-                t == *self
-            })
-            .collect()
     }
 
     /// Approximate bytes this key takes in memory (for the memory bound).
@@ -291,9 +260,8 @@ mod tests {
     #[test]
     fn the_canonical_key_is_the_smallest_copy() {
         // the centre stone alone is its own copy under all eight symmetries
-        let (k, maps) = Key::canonical(0, 15, 15, &[(7, 7)], &[], true);
+        let (_, maps) = Key::canonical(0, 15, 15, &[(7, 7)], &[], true);
         assert_eq!(maps.len(), 8);
-        assert_eq!(k.self_symmetries().len(), 8);
         let (k, maps) = Key::canonical(0, 15, 15, &[(13, 9)], &[], true);
         assert_eq!(k.black(), &[(1, 5)]);
         assert_eq!(maps.len(), 1);

@@ -104,11 +104,16 @@ impl Engine {
 
     /// Gives the searcher the database as it now is.
     fn link_book(&mut self) {
-        let link = self.book.as_ref().map(|db| BookLink {
+        let link = self.book_link();
+        self.searcher().set_book(link);
+    }
+
+    /// How the searches use the open database.
+    pub(super) fn book_link(&self) -> Option<BookLink> {
+        self.book.as_ref().map(|db| BookLink {
             write: !self.book_readonly,
             ..BookLink::new(Arc::clone(db))
-        });
-        self.searcher().set_book(link);
+        })
     }
 
     /// The memory limit the search may plan with: what the database may take comes off.

@@ -159,15 +159,13 @@ impl Engine {
     /// The searcher, once any job has handed it back.
     fn searcher(&mut self) -> &mut Searcher {
         self.wait();
+        let book = self.book_link();
         self.searcher.get_or_insert_with(|| {
             // only after a panicked job: fresh tables, the same settings
             let mut s = Searcher::new(self.plan.tt_bytes);
             s.set_threads(self.plan.threads);
             s.set_params(self.params);
-            s.set_book(self.book.as_ref().map(|db| crate::search::book::BookLink {
-                write: !self.book_readonly,
-                ..crate::search::book::BookLink::new(Arc::clone(db))
-            }));
+            s.set_book(book);
             s
         })
     }
