@@ -5,6 +5,7 @@
 use crate::board::Pos;
 use crate::engine::{score_text, Clock, Engine, ThinkLimits};
 use crate::rules::Rule;
+use crate::search::stats::CutoffStats;
 use std::time::Instant;
 
 /// Depth searched by default.
@@ -101,8 +102,17 @@ pub struct BenchLine {
     pub score: i32,
 }
 
-/// Runs the benchmark; returns its lines, total nodes, total ms and the signature.
-pub fn run(depth: i32, threads: usize) -> (Vec<BenchLine>, u64, u64, u64) {
+/// What the whole benchmark did.
+pub struct BenchTotals {
+    pub nodes: u64,
+    pub ms: u64,
+    pub signature: u64,
+    /// The fail-highs of every search, by depth left: how often the first move cut.
+    pub cutoffs: CutoffStats,
+}
+
+/// Runs the benchmark; returns its lines and totals.
+pub fn run(depth: i32, threads: usize) -> (Vec<BenchLine>, BenchTotals) {
     let mut engine = Engine::new();
     engine.set_threads(threads);
     engine.set_table_bytes(TT_BYTES);
@@ -118,6 +128,7 @@ pub fn run(depth: i32, threads: usize) -> (Vec<BenchLine>, u64, u64, u64) {
         }
     };
     let (mut total_nodes, mut total_ms) = (0, 0);
+    let mut cutoffs = CutoffStats::default();
     for (name, w, h, rule, moves) in POSITIONS {
         engine.new_game(w, h, rule);
         for p in parse_moves(moves) {
@@ -142,6 +153,7 @@ pub fn run(depth: i32, threads: usize) -> (Vec<BenchLine>, u64, u64, u64) {
         mix(r.score as u64);
         total_nodes += r.nodes;
         total_ms += ms;
+        cutoffs.add(&engine.cutoff_stats());
         lines.push(BenchLine {
             name,
             nodes: r.nodes,
@@ -150,12 +162,19 @@ pub fn run(depth: i32, threads: usize) -> (Vec<BenchLine>, u64, u64, u64) {
             score: r.score,
         });
     }
-    (lines, total_nodes, total_ms, sig)
+    let totals = BenchTotals {
+        nodes: total_nodes,
+        ms: total_ms,
+        signature: sig,
+        cutoffs,
+    };
+    (lines, totals)
 }
 
 /// Runs `pbrain-rensa bench [DEPTH] [THREADS]` and prints its report.
 pub fn main(depth: i32, threads: usize) {
-    let (lines, nodes, ms, sig) = run(depth, threads);
+    let (lines, totals) = run(depth, threads);
+    let (nodes, ms, sig) = (totals.nodes, totals.ms, totals.signature);
     for l in &lines {
         println!(
             "{:<22} nodes {:>10}  time {:>6} ms  best {:>4}  ev {}",
@@ -174,5 +193,7 @@ pub fn main(depth: i32, threads: usize) {
     println!("nodes      {nodes}");
     println!("time       {ms} ms");
     println!("nps        {}", nodes * 1000 / ms.max(1));
+    // the share of fail-highs the first move made, by plies of depth left
+    println!("first cut  {}", totals.cutoffs.summary());
     println!("signature  {sig:016x}");
 }

@@ -398,6 +398,11 @@ impl Engine {
         self.searcher().tt_bytes()
     }
 
+    /// The last search's fail-highs by depth left ([`crate::search::stats`]).
+    pub fn cutoff_stats(&mut self) -> crate::search::stats::CutoffStats {
+        self.searcher().cutoff_stats()
+    }
+
     /// The most the transposition table may grow to.
     pub fn tt_limit(&mut self) -> usize {
         self.searcher().tt_limit()
@@ -710,7 +715,6 @@ impl Engine {
     }
 }
 
-/// `empty` with `stones` played on it alternately, black first.
 /// An analysis search's limits: the time (soft and hard alike) or nodes, `lines` lines.
 fn analysis_limits(ms: Option<u64>, nodes: Option<u64>, lines: usize) -> crate::search::Limits {
     crate::search::Limits {
@@ -723,6 +727,7 @@ fn analysis_limits(ms: Option<u64>, nodes: Option<u64>, lines: usize) -> crate::
     }
 }
 
+/// `empty` with `stones` played on it alternately, black first.
 pub(super) fn alternating(empty: &Board, stones: &[Pos]) -> Result<Board, MoveError> {
     let mut b = empty.clone();
     for &p in stones {

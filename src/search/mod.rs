@@ -12,6 +12,7 @@ mod params;
 mod quiesce;
 mod root;
 mod searcher;
+pub mod stats;
 pub mod time;
 pub mod tt;
 mod vcf;
@@ -308,6 +309,8 @@ struct Worker<'a, E: Evaluator = Classical> {
     correction: &'a mut [i32],
     /// Continuation history ([`cont`]).
     cont: &'a mut [i16],
+    /// This thread's fail-high counts ([`stats`]).
+    cutoffs: &'a mut stats::CutoffStats,
     limits: Limits,
     /// Polled with the clock: the stop flag and late time limits.
     control: &'a SearchControl,
@@ -393,6 +396,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             vct_cache: &mut tables.vct_cache,
             correction: &mut tables.correction,
             cont: &mut tables.cont,
+            cutoffs: &mut tables.cutoffs,
             limits: *limits,
             control: shared.control,
             time_version: 0,

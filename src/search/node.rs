@@ -552,6 +552,7 @@ impl<E: Evaluator> Worker<'_, E> {
                         self.update_pv(ply, mv);
                     }
                     if score >= beta {
+                        self.cutoffs.record(n.depth, i == 0);
                         self.reward_cutoff(n, mv, quiet, &tried[..tried_n]);
                         break;
                     }

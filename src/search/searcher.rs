@@ -37,6 +37,8 @@ pub(super) struct ThreadTables {
     pub(super) correction: Vec<i32>,
     /// Continuation history ([`super::cont`]).
     pub(super) cont: Vec<i16>,
+    /// The fail-highs of this thread's last search ([`super::stats`]).
+    pub(super) cutoffs: super::stats::CutoffStats,
 }
 
 /// What a new search keeps of the last one's history: `keep` per cent of every entry.
@@ -54,6 +56,7 @@ impl ThreadTables {
             vct_cache: vec![0; 1 << 18],
             correction: vec![0; super::CORRECTION_TABLES * super::CORRECTION_SIZE],
             cont: vec![0; super::cont::CONT_ENTRIES],
+            cutoffs: Default::default(),
         }
     }
 
@@ -67,6 +70,7 @@ impl ThreadTables {
             vct_cache: Vec::new(),
             correction: Vec::new(),
             cont: vec![0; super::cont::CONT_ENTRIES],
+            cutoffs: Default::default(),
         }
     }
 
@@ -199,6 +203,15 @@ impl Searcher {
     /// Root moves the following searches must not play (none by default).
     pub fn set_excluded(&mut self, moves: Vec<Pos>) {
         self.excluded = moves;
+    }
+
+    /// The fail-highs of the last search, over all its threads.
+    pub fn cutoff_stats(&self) -> super::stats::CutoffStats {
+        let mut all = super::stats::CutoffStats::default();
+        for t in &self.threads {
+            all.add(&t.cutoffs);
+        }
+        all
     }
 
     /// The most the table may grow to.
@@ -338,6 +351,7 @@ impl Searcher {
         let params = self.params_for(board);
         for t in &mut self.threads {
             age_history(&mut t.history, params.hist_keep);
+            t.cutoffs = Default::default();
         }
         let (main, helpers) = self.threads.split_first_mut().expect("one thread");
         let shared = |control, helpers| Shared {
