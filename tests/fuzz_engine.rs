@@ -180,7 +180,7 @@ fn apply(e: &mut Engine, c: &Call) -> Result<(), String> {
         &Call::Clock(turn_ms, match_ms, left_ms) => {
             let b = e.board();
             let empties = b.cell_count() - b.stone_count();
-            let budget = budget(&clock(turn_ms, match_ms, left_ms), empties);
+            let budget = budget(&clock(turn_ms, match_ms, left_ms), b.stone_count(), empties);
             let (soft, hard) = (budget.soft_ms, budget.hard_ms);
             if soft > hard || (turn_ms > 0 && hard > turn_ms.max(10)) {
                 return Err(format!("budget soft {soft} hard {hard} for turn {turn_ms}"));

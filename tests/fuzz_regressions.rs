@@ -4,8 +4,6 @@
 use rensa::board::Pos;
 use rensa::search::time::{budget, Clock};
 
-/// The engine API takes any `u64` turn time: the soft limit (85 % of the hard one) overflowed
-/// for turns above about 2^64 / 85 ms and panicked in debug builds.
 /// A session that has handled `lines`, one by one.
 fn session_after(lines: &[&str]) -> rensa::protocol::Session<Vec<u8>> {
     let mut s = rensa::protocol::Session::new(rensa::engine::Engine::new(), Vec::new());
@@ -15,6 +13,8 @@ fn session_after(lines: &[&str]) -> rensa::protocol::Session<Vec<u8>> {
     s
 }
 
+/// The engine API takes any `u64` turn time: the soft limit (85 % of the hard one) overflowed
+/// for turns above about 2^64 / 85 ms and panicked in debug builds.
 #[test]
 fn a_huge_turn_time_gives_a_budget_not_an_overflow() {
     for turn_ms in [u64::MAX, u64::MAX / 85 + 1, 1 << 60] {
@@ -25,6 +25,7 @@ fn a_huge_turn_time_gives_a_budget_not_an_overflow() {
                 left_ms: None,
                 increment_ms: 0,
             },
+            25,
             200,
         );
         assert!(b.soft_ms <= b.hard_ms && b.hard_ms <= turn_ms, "{b:?}");

@@ -115,7 +115,7 @@ pub(super) fn share_of(t: &ThinkLimits, n: u64) -> ThinkLimits {
 /// The search limits of a move with `t` on `board`.
 pub(super) fn limits_for(board: &Board, t: &ThinkLimits) -> Limits {
     let empties = board.cell_count() - board.stone_count();
-    let budget = time::budget(&t.clock, empties);
+    let budget = time::budget(&t.clock, board.stone_count(), empties);
     Limits {
         depth: t.max_depth,
         nodes: t.max_nodes,

@@ -122,6 +122,10 @@ impl<E: Evaluator> Worker<'_, E> {
                 let all: Vec<Pos> = moves.iter().map(|m| m.mv).collect();
                 match self.root_defences(&all) {
                     Some(safe) => {
+                        // a single move stops the opponent's threats: as forced as a block
+                        if safe.len() == 1 {
+                            self.hurry();
+                        }
                         let best = safe[0];
                         self.root_moves = safe;
                         best
@@ -174,15 +178,28 @@ impl<E: Evaluator> Worker<'_, E> {
         match legal {
             Some(block) if cells.len() >= 2 => AtRoot::Decided(block, mated_in(2), 0),
             Some(block) => {
-                if self.limits.spare_time_carries {
-                    let elapsed = self.elapsed_ms();
-                    self.limits.soft_ms = self.limits.soft_ms.map(|s| elapsed + s / 10);
-                    self.limits.hard_ms = self.limits.hard_ms.map(|h| h.min(elapsed + h / 5));
-                }
+                self.hurry();
                 AtRoot::Forced(block)
             }
             None => AtRoot::Decided(first, mated_in(2), 0),
         }
+    }
+
+    /// A forced reply: where time saved now can be spent later, search only a tenth of the
+    /// soft limit (a fifth of the hard one) for its value and leave the rest on the clock.
+    fn hurry(&mut self) {
+        if self.limits.spare_time_carries {
+            let elapsed = self.elapsed_ms();
+            self.limits.soft_ms = self.limits.soft_ms.map(|s| elapsed + s / 10);
+            self.limits.hard_ms = self.limits.hard_ms.map(|h| h.min(elapsed + h / 5));
+        }
+    }
+
+    /// Whether this search may stop early to leave time on a game clock: spare time carries
+    /// and only time limits it (a node-limited search, for data or analysis, searches its
+    /// nodes, so that it stays the same search).
+    fn clock_carries(&self) -> bool {
+        self.limits.spare_time_carries && self.limits.nodes.is_none()
     }
 
     /// Our forced win by continuous fours, else by threes and fours: its first move and
@@ -277,11 +294,20 @@ impl<E: Evaluator> Worker<'_, E> {
             if is_mate_score(score) && depth as Score >= eval::WIN - score.abs() {
                 break;
             }
+            // A mate the search has held for three iterations, won or lost, will not turn
+            // into a game-changing move with more thought: where time carries, keep it.
+            if self.clock_carries()
+                && is_mate_score(score)
+                && is_mate_score(last_score)
+                && stable >= 2
+            {
+                break;
+            }
             self.sync_time();
             if let Some(soft) = self.limits.soft_ms {
                 // early iterations always differ: judge stability from depth 5 on
                 let scale = if depth >= 5 {
-                    time::soft_scale_percent(stable, last_score - score)
+                    time::soft_scale_percent(stable, last_score - score, self.clock_carries())
                 } else {
                     100
                 };

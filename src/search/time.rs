@@ -61,8 +61,29 @@ fn margin(limit_ms: u64) -> u64 {
     (limit_ms / 10).clamp(30, 250)
 }
 
-/// The budget for a move when `empties` cells are still empty.
-pub fn budget(clock: &Clock, empties: usize) -> Budget {
+/// A game is expected to last this many more moves a side from the empty board...
+const MOVES_TO_GO_START: u64 = 22;
+/// ...three fewer for every ten a side already played...
+const MOVES_TO_GO_SLOPE_TENTHS: u64 = 3;
+/// ...but never fewer than this (nor more than the empty cells allow).
+const MOVES_TO_GO_MIN: u64 = 10;
+
+/// How many more moves of ours the match clock is shared over, with `stones` on the board
+/// and `empties` cells still empty. Games against strong engines are mostly decided by our
+/// 30th to 40th move: a plan that shrinks with the game spends the clock there (about nine
+/// tenths of it by move 35) instead of keeping a quarter for moves that mostly never come,
+/// as a flat 25 did (issue 70). The floor keeps a long game's last moves thought about.
+pub fn moves_to_go(stones: usize, empties: usize) -> u64 {
+    let played = stones as u64 / 2;
+    let planned = MOVES_TO_GO_START
+        .saturating_sub(played * MOVES_TO_GO_SLOPE_TENTHS / 10)
+        .max(MOVES_TO_GO_MIN);
+    // we place at most every other empty cell
+    planned.min((empties as u64).div_ceil(2)).max(1)
+}
+
+/// The budget for a move with `stones` on the board and `empties` cells still empty.
+pub fn budget(clock: &Clock, stones: usize, empties: usize) -> Budget {
     if clock.turn_ms == 0 {
         return Budget {
             soft_ms: 0,
@@ -85,9 +106,7 @@ pub fn budget(clock: &Clock, empties: usize) -> Budget {
         _ => None,
     };
     if let Some(left) = left {
-        // Expect the game to need about a third of the remaining cells per side, but spread
-        // over no more than 25 and no fewer than 8 moves.
-        let moves_left = (empties as u64 / 3).clamp(8, 25);
+        let moves_left = moves_to_go(stones, empties);
         // Every move costs a few ms beyond the search (pipes, the manager): keep them for
         // each move we may still have to make, so a game played to the last cell ends on
         // the board, not on the clock.
@@ -111,15 +130,33 @@ pub fn budget(clock: &Clock, empties: usize) -> Budget {
 }
 
 /// How much of the soft limit to use, in percent, from how settled the search is: more when
-/// the best move has just changed or the score fell. (A settled search used to stop at 70 %:
-/// with the narrower tree, thinking on paid.)
-pub fn soft_scale_percent(stable_iterations: u32, score_drop: i32) -> u64 {
-    let mut p = if stable_iterations == 0 { 140 } else { 100 };
+/// the best move has just changed or the score fell. Under a turn limit alone a settled
+/// search thinks on (it used to stop at 70 %: with the narrower tree, thinking on paid, and
+/// time saved there is lost); where spare time carries to later moves, a best move that
+/// held for [`SETTLED_ITERATIONS`] iterations stops at [`SETTLED_PERCENT`], leaving the rest
+/// on the clock for the moves that are still in doubt.
+pub fn soft_scale_percent(
+    stable_iterations: u32,
+    score_drop: i32,
+    spare_time_carries: bool,
+) -> u64 {
+    let mut p = if stable_iterations == 0 {
+        140
+    } else if spare_time_carries && stable_iterations >= SETTLED_ITERATIONS {
+        SETTLED_PERCENT
+    } else {
+        100
+    };
     if score_drop > 80 {
         p += 30;
     }
     p
 }
+
+/// Iterations a best move must hold for the search to count as settled.
+pub const SETTLED_ITERATIONS: u32 = 4;
+/// The share of the soft limit a settled search uses where spare time carries, percent.
+pub const SETTLED_PERCENT: u64 = 70;
 
 #[cfg(test)]
 mod tests {
@@ -139,7 +176,7 @@ mod tests {
         // a turn used up stays a (1 ms) limit, never "move at once" (0) or a wrap
         assert_eq!(c.after(500).turn_ms, 1);
         assert_eq!(c.after(u64::MAX).left_ms, Some(0));
-        assert_eq!(budget(&c.after(500), 100).hard_ms, 5);
+        assert_eq!(budget(&c.after(500), 10, 100).hard_ms, 5);
         // no limit stays no limit
         let free = Clock {
             turn_ms: 0,
@@ -150,8 +187,8 @@ mod tests {
         assert_eq!(free.after(70).left_ms, Some(UNLIMITED_LEFT));
         // the hard limit of a 200 ms turn with 70 ms gone ends the move where a fresh
         // one would have ended it
-        let fresh = budget(&Clock { left_ms: None, ..c }, 100).hard_ms;
-        let late = budget(&Clock { left_ms: None, ..c }.after(70), 100).hard_ms;
+        let fresh = budget(&Clock { left_ms: None, ..c }, 10, 100).hard_ms;
+        let late = budget(&Clock { left_ms: None, ..c }.after(70), 10, 100).hard_ms;
         assert_eq!(70 + late, fresh);
     }
 
@@ -164,6 +201,7 @@ mod tests {
                 left_ms: Some(UNLIMITED_LEFT),
                 increment_ms: 0,
             },
+            10,
             200,
         );
         assert_eq!(b.hard_ms, 70);
@@ -175,6 +213,7 @@ mod tests {
                 left_ms: None,
                 increment_ms: 0,
             },
+            10,
             200,
         );
         assert_eq!(b.hard_ms, 4750);
@@ -189,9 +228,10 @@ mod tests {
                 left_ms: Some(60_000),
                 increment_ms: 0,
             },
+            10,
             300,
         );
-        assert!(b.soft_ms <= 60_000 / 25);
+        assert!(b.soft_ms <= 60_000 / moves_to_go(10, 300));
         assert!(b.hard_ms <= 15_000);
         assert!(b.hard_ms >= b.soft_ms);
     }
@@ -210,7 +250,7 @@ mod tests {
                 left_ms: Some(left),
                 increment_ms: 0,
             };
-            let b = budget(&clock, empties);
+            let b = budget(&clock, cells - empties, empties);
             let t = (b.soft_ms * 170 / 100).min(b.hard_ms);
             assert!(t <= turn_ms, "{t} ms over the {turn_ms} ms turn");
             left -= t as i64 + 5; // a few ms of pipes and process switches on top
@@ -241,8 +281,11 @@ mod tests {
                     first >= total / 5,
                     "{turn}/{total}: first ten moves {first} ms"
                 );
-                // ...and even the fiftieth move still gets thought
-                assert!(used[49] >= total / 1000, "{turn}/{total}: {used:?}");
+                // ...and even the fiftieth move still gets thought, if little: the clock
+                // goes to the moves that decide most games (the sixtieth of a 120 s game
+                // gets 15 ms here and the fiftieth 60 ms; 350 ms where moves take their
+                // soft limit)
+                assert!(used[49] >= total / 5000, "{turn}/{total}: {used:?}");
             }
         }
     }
@@ -256,6 +299,7 @@ mod tests {
                 left_ms: Some(-300),
                 increment_ms: 0,
             },
+            10,
             100,
         );
         assert!(b.hard_ms <= 10);
@@ -263,28 +307,95 @@ mod tests {
 
     #[test]
     fn protocol_md_table_rows() {
-        let row = |turn_ms, match_ms, left_ms, empties| {
+        let row = |turn_ms, match_ms, left_ms, increment_ms, stones, empties| {
             let b = budget(
                 &Clock {
                     turn_ms,
                     match_ms,
                     left_ms,
-                    increment_ms: 0,
+                    increment_ms,
                 },
+                stones,
                 empties,
             );
             (b.soft_ms, b.hard_ms)
         };
-        assert_eq!(row(1000, 0, Some(UNLIMITED_LEFT), 225), (765, 900));
-        assert_eq!(row(5000, 0, None, 225), (4037, 4750));
-        assert_eq!(row(200, 60_000, Some(60_000), 225), (144, 170));
+        assert_eq!(row(0, 0, None, 0, 9, 216), (0, 10));
+        assert_eq!(row(1000, 0, Some(UNLIMITED_LEFT), 0, 0, 225), (765, 900));
+        assert_eq!(row(5000, 0, None, 0, 0, 225), (4037, 4750));
+        assert_eq!(row(200, 60_000, Some(60_000), 0, 0, 225), (144, 170));
+        assert_eq!(row(5000, 120_000, Some(20_000), 0, 100, 300), (1825, 4562));
+        assert_eq!(
+            row(5000, 120_000, Some(20_000), 1000, 100, 300),
+            (2725, 4562)
+        );
+        assert_eq!(
+            row(30_000, 180_000, Some(180_000), 0, 0, 400),
+            (8079, 24237)
+        );
+        assert_eq!(row(5000, 120_000, Some(-300), 0, 100, 300), (0, 5));
     }
 
     #[test]
     fn unsettled_searches_get_more_time() {
-        assert!(soft_scale_percent(0, 0) > soft_scale_percent(2, 0));
-        assert_eq!(soft_scale_percent(6, 0), 100);
-        assert!(soft_scale_percent(2, 200) > soft_scale_percent(2, 0));
+        for carries in [false, true] {
+            assert!(soft_scale_percent(0, 0, carries) > soft_scale_percent(2, 0, carries));
+            assert!(soft_scale_percent(2, 200, carries) > soft_scale_percent(2, 0, carries));
+        }
+        // a settled search stops early only where the time saved carries
+        assert_eq!(soft_scale_percent(6, 0, false), 100);
+        assert_eq!(soft_scale_percent(6, 0, true), SETTLED_PERCENT);
+        assert_eq!(soft_scale_percent(SETTLED_ITERATIONS - 1, 0, true), 100);
+        // ...and a falling score still gets more
+        assert!(soft_scale_percent(6, 200, true) > SETTLED_PERCENT);
+    }
+
+    #[test]
+    fn the_plan_shrinks_as_the_game_goes_on() {
+        assert_eq!(moves_to_go(0, 400), 22);
+        assert_eq!(moves_to_go(40, 360), 16);
+        assert!(moves_to_go(30, 195) < moves_to_go(4, 221));
+        // never under the floor while the board has room...
+        assert_eq!(moves_to_go(200, 200), MOVES_TO_GO_MIN);
+        assert_eq!(moves_to_go(380, 20), MOVES_TO_GO_MIN);
+        // ...nor over the moves the board still allows us
+        assert_eq!(moves_to_go(215, 10), 5);
+        assert_eq!(moves_to_go(224, 1), 1);
+        assert_eq!(moves_to_go(25, 0), 1);
+    }
+
+    /// The share of a Gomocup clock a game of `moves` moves a side uses when every move
+    /// takes its soft limit, percent.
+    fn clock_used_by(turn_ms: u64, match_ms: u64, cells: usize, moves: usize) -> u64 {
+        let mut left = match_ms;
+        for k in 0..moves {
+            let stones = 4 + 2 * k;
+            let clock = Clock {
+                turn_ms,
+                match_ms,
+                left_ms: Some(left as i64),
+                increment_ms: 0,
+            };
+            left -= budget(&clock, stones, cells - stones).soft_ms + 5;
+        }
+        100 - left * 100 / match_ms
+    }
+
+    #[test]
+    fn a_long_game_spends_most_of_the_clock() {
+        // Gomocup's 120 s / 5 s (fastgame), 180 s / 30 s and 1000 s / 300 s on 20x20, and
+        // their scaled 24 s / 1 s and 18 s / 3 s: a game of 35 moves a side spends more
+        // than four fifths of the clock on its search (a flat 25-move plan left a quarter)
+        for (turn, total) in [
+            (5_000, 120_000),
+            (30_000, 180_000),
+            (300_000, 1_000_000),
+            (1_000, 24_000),
+            (3_000, 18_000),
+        ] {
+            let used = clock_used_by(turn, total, 400, 35);
+            assert!(used >= 80, "{turn}/{total}: {used} % used by move 35");
+        }
     }
 
     #[test]
@@ -296,6 +407,7 @@ mod tests {
                 left_ms: None,
                 increment_ms: 0,
             },
+            10,
             100,
         );
         assert!(b.hard_ms <= 10);
@@ -309,11 +421,11 @@ mod tests {
             left_ms: Some(left),
             increment_ms: inc,
         };
-        let plain = budget(&clock(20_000, 0), 200);
-        let with = budget(&clock(20_000, 2_000), 200);
+        let plain = budget(&clock(20_000, 0), 10, 200);
+        let with = budget(&clock(20_000, 2_000), 10, 200);
         assert!(with.soft_ms > plain.soft_ms, "{with:?} vs {plain:?}");
         // a large increment with little left: still within what is left
-        let tight = budget(&clock(400, 10_000), 200);
+        let tight = budget(&clock(400, 10_000), 10, 200);
         assert!(tight.hard_ms <= 400 / 4, "{tight:?}");
         assert!(tight.soft_ms <= tight.hard_ms);
     }
@@ -327,13 +439,13 @@ mod tests {
             increment_ms: 0,
         };
         // c-gomoku-cli's tc=60/0.2: a minute for the game, 200 ms a move, the turn binds
-        assert!(!budget(&clock(200, 60_000, Some(60_000)), 200).spare_time_carries);
+        assert!(!budget(&clock(200, 60_000, Some(60_000)), 10, 200).spare_time_carries);
         // a turn limit alone, or a match clock Gomocup marks as unlimited
-        assert!(!budget(&clock(5_000, 0, None), 200).spare_time_carries);
-        assert!(!budget(&clock(5_000, 0, Some(UNLIMITED_LEFT)), 200).spare_time_carries);
+        assert!(!budget(&clock(5_000, 0, None), 10, 200).spare_time_carries);
+        assert!(!budget(&clock(5_000, 0, Some(UNLIMITED_LEFT)), 10, 200).spare_time_carries);
         // Gomocup's freestyle: 30 s a move, 180 s a game; the match clock binds
-        assert!(budget(&clock(30_000, 180_000, Some(180_000)), 200).spare_time_carries);
+        assert!(budget(&clock(30_000, 180_000, Some(180_000)), 10, 200).spare_time_carries);
         // and it comes to bind as the clock runs down
-        assert!(budget(&clock(200, 60_000, Some(3_000)), 200).spare_time_carries);
+        assert!(budget(&clock(200, 60_000, Some(3_000)), 10, 200).spare_time_carries);
     }
 }
