@@ -10,6 +10,10 @@ pub struct Budget {
     /// Whether time left unspent now can be spent later: the match clock binds, or may come
     /// to (its share a move is under twice the turn's). Under a turn limit alone it cannot.
     pub spare_time_carries: bool,
+    /// Whether the match clock's share, not the turn, sets the soft limit: a settled search
+    /// may then stop early ([`soft_scale_percent`]). Where the turn caps the move, time
+    /// saved would go to the late moves most games never reach.
+    pub clock_binds: bool,
 }
 
 /// `time_left` values at or above this mean "no match limit" (Gomocup sends 2147483647).
@@ -89,6 +93,7 @@ pub fn budget(clock: &Clock, stones: usize, empties: usize) -> Budget {
             soft_ms: 0,
             hard_ms: 10,
             spare_time_carries: true,
+            clock_binds: false,
         };
     }
     let mut hard = clock.turn_ms.saturating_sub(margin(clock.turn_ms));
@@ -100,6 +105,7 @@ pub fn budget(clock: &Clock, stones: usize, empties: usize) -> Budget {
     // (in u128: the API takes any u64, and 85 × a huge turn overflows)
     let mut soft = (u128::from(hard) * 85 / 100) as u64;
     let mut spare_time_carries = false;
+    let mut clock_binds = false;
     let left = match clock.left_ms {
         Some(l) if clock.match_ms > 0 && l < UNLIMITED_LEFT => Some(l.max(0) as u64),
         Some(l) if clock.match_ms == 0 && l < UNLIMITED_LEFT && l > 0 => Some(l as u64),
@@ -115,6 +121,7 @@ pub fn budget(clock: &Clock, stones: usize, empties: usize) -> Budget {
         // the increments of the moves still to come are time to spend too
         let share = (usable + clock.increment_ms * (moves_left - 1)) / moves_left;
         spare_time_carries = share < soft.saturating_mul(2);
+        clock_binds = share < soft;
         soft = soft.min(share);
         hard = hard
             .min(usable / 4)
@@ -126,23 +133,21 @@ pub fn budget(clock: &Clock, stones: usize, empties: usize) -> Budget {
         soft_ms: soft.min(hard),
         hard_ms: hard,
         spare_time_carries,
+        clock_binds,
     }
 }
 
 /// How much of the soft limit to use, in percent, from how settled the search is: more when
-/// the best move has just changed or the score fell. Under a turn limit alone a settled
-/// search thinks on (it used to stop at 70 %: with the narrower tree, thinking on paid, and
-/// time saved there is lost); where spare time carries to later moves, a best move that
-/// held for [`SETTLED_ITERATIONS`] iterations stops at [`SETTLED_PERCENT`], leaving the rest
-/// on the clock for the moves that are still in doubt.
-pub fn soft_scale_percent(
-    stable_iterations: u32,
-    score_drop: i32,
-    spare_time_carries: bool,
-) -> u64 {
+/// the best move has just changed or the score fell. Under a turn limit a settled search
+/// thinks on (it used to stop at 70 %: with the narrower tree, thinking on paid, and time
+/// saved there is lost or goes to moves most games never reach); where the match clock's
+/// share sets the limit ([`Budget::clock_binds`]), a best move that held for
+/// [`SETTLED_ITERATIONS`] iterations stops at [`SETTLED_PERCENT`], leaving the rest on the
+/// clock for the moves that are still in doubt.
+pub fn soft_scale_percent(stable_iterations: u32, score_drop: i32, clock_binds: bool) -> u64 {
     let mut p = if stable_iterations == 0 {
         140
-    } else if spare_time_carries && stable_iterations >= SETTLED_ITERATIONS {
+    } else if clock_binds && stable_iterations >= SETTLED_ITERATIONS {
         SETTLED_PERCENT
     } else {
         100
@@ -447,5 +452,14 @@ mod tests {
         assert!(budget(&clock(30_000, 180_000, Some(180_000)), 10, 200).spare_time_carries);
         // and it comes to bind as the clock runs down
         assert!(budget(&clock(200, 60_000, Some(3_000)), 10, 200).spare_time_carries);
+        // The share sets the move's time only once it is under the turn's soft limit: the
+        // scaled fastgame clock (24 s a game, 1 s a move) carries from the start, but its
+        // first moves get the turn's 765 ms, so a settled search there thinks on...
+        let fast = |left| budget(&clock(1_000, 24_000, Some(left)), 6, 394);
+        assert!(fast(24_000).spare_time_carries && !fast(24_000).clock_binds);
+        // ...until the clock runs down
+        assert!(fast(12_000).clock_binds && fast(12_000).soft_ms < 765);
+        assert!(budget(&clock(30_000, 180_000, Some(180_000)), 10, 200).clock_binds);
+        assert!(!budget(&clock(5_000, 0, None), 10, 200).clock_binds);
     }
 }
