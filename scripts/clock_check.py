@@ -13,8 +13,9 @@ c-gomoku-cli's own tolerance (3 s) would let it pass.
 30 s is 18/3; 1000 s / 300 s is 10/3). --cpu N pins both engines to CPU N (taskset);
 --threads and --opponent-threads are sent as `INFO thread_num` (default 1). Per engine it prints: moves over the turn, games
 over the match clock, time forfeits by c-gomoku-cli's verdict, the longest move, the most of
-the clock one game used and the least left, and the median share of the clock used in games
-of 30 moves or more each. Exit status 1 when any engine lost on time by either count.
+the clock one game used and the least left, the median share of the clock used in games
+of 30 moves or more each, and the mean time of its moves by move number (where it spends
+its clock). Exit status 1 when any engine lost on time by either count.
 Standard library only; c-gomoku-cli from ../shared/anchors or --cli.
 """
 
@@ -98,8 +99,10 @@ def summarise(paths, tc):
             name = names[colour]
             s = per.setdefault(name, {"over_turn": 0, "over_match": 0, "forfeits": 0,
                                       "start_failures": 0, "longest": 0, "most": 0,
-                                      "shares": [], "games": 0})
+                                      "shares": [], "games": 0, "by_move": {}})
             times = [t for c, t in moves if c == colour]
+            for k, t in enumerate(times):
+                s["by_move"].setdefault(k, []).append(t)
             used = sum(times)
             s["games"] += 1
             s["over_turn"] += sum(1 for t in times if t > turn_ms)
@@ -134,8 +137,25 @@ def summarise(paths, tc):
               f"longest move {s['longest']} ms, most used in a game {s['most']} ms "
               f"(least left {match_ms - s['most']} ms), median share used in long games "
               f"{share:.0%} of {len(s['shares'])}")
+        print(f"  {name}'s mean ms by its move number (moves): {profile(s['by_move'])}")
         bad |= s["forfeits"] > 0 or s["over_turn"] > 0 or s["over_match"] > 0
     return bad
+
+
+# the engine's own moves, counted from its first after the opening stones
+BANDS = [(0, 4), (5, 9), (10, 14), (15, 19), (20, 24), (25, 29), (30, 39), (40, 59), (60, 10**6)]
+
+
+def profile(by_move):
+    """Where an engine spends its clock: the mean time of its moves in bands of its move
+    number, as `0-4 853 (200)  5-9 600 (199) ...`."""
+    parts = []
+    for lo, hi in BANDS:
+        ts = [t for k in range(lo, min(hi, max(by_move, default=0)) + 1) for t in by_move.get(k, [])]
+        if ts:
+            label = f"{lo}-{hi}" if hi < 10**6 else f"{lo}+"
+            parts.append(f"{label} {sum(ts) // len(ts)} ({len(ts)})")
+    return "  ".join(parts)
 
 
 def start_failures(logs):
