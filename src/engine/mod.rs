@@ -724,7 +724,6 @@ fn analysis_limits(ms: Option<u64>, nodes: Option<u64>, lines: usize) -> crate::
         hard_ms: ms,
         multipv: lines,
         spare_time_carries: true,
-        clock_binds: false,
     }
 }
 

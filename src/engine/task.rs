@@ -123,6 +123,5 @@ pub(super) fn limits_for(board: &Board, t: &ThinkLimits) -> Limits {
         hard_ms: Some(budget.hard_ms),
         multipv: 0,
         spare_time_carries: budget.spare_time_carries,
-        clock_binds: budget.clock_binds,
     }
 }

@@ -179,9 +179,6 @@ pub struct Limits {
     /// binds). When not (a turn limit alone binds), a forced move thinks its whole turn: what
     /// it fills the table and the histories with is the next move's head start.
     pub spare_time_carries: bool,
-    /// Whether the match clock's share, not the turn, sets this move's time
-    /// ([`time::Budget::clock_binds`]): a settled search may stop early.
-    pub clock_binds: bool,
 }
 
 /// How a running search is steered from another thread: stopped, or given its time limits

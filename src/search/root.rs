@@ -307,11 +307,7 @@ impl<E: Evaluator> Worker<'_, E> {
             if let Some(soft) = self.limits.soft_ms {
                 // early iterations always differ: judge stability from depth 5 on
                 let scale = if depth >= 5 {
-                    time::soft_scale_percent(
-                        stable,
-                        last_score - score,
-                        self.limits.clock_binds && self.limits.nodes.is_none(),
-                    )
+                    time::soft_scale_percent(stable, last_score - score)
                 } else {
                     100
                 };
