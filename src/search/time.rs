@@ -70,8 +70,8 @@ const MOVES_TO_GO_MIN: u64 = 10;
 
 /// How many more moves of ours the match clock is shared over, with `stones` on the board
 /// and `empties` cells still empty. Games against strong engines are mostly decided by our
-/// 30th to 40th move: a plan that shrinks with the game spends the clock there (about nine
-/// tenths of it by move 35) instead of keeping a quarter for moves that mostly never come,
+/// 30th to 40th move: a plan that shrinks with the game spends the clock there (four fifths
+/// to nine tenths of it by move 35, at the soft limit) instead of keeping a quarter for moves that mostly never come,
 /// as a flat 25 did (issue 70). The floor keeps a long game's last moves thought about.
 pub fn moves_to_go(stones: usize, empties: usize) -> u64 {
     let played = stones as u64 / 2;
@@ -267,9 +267,9 @@ mod tests {
                     "{turn}/{total}: first ten moves {first} ms"
                 );
                 // ...and even the fiftieth move still gets thought, if little: the clock
-                // goes to the moves that decide most games (the sixtieth of a 120 s game
-                // gets 15 ms here and the fiftieth 60 ms; 350 ms where moves take their
-                // soft limit)
+                // goes to the moves that decide most games (the fiftieth of a 120 s game
+                // gets about 60 ms here and the sixtieth about 15; about 300 ms where
+                // moves take their soft limit)
                 assert!(used[49] >= total / 5000, "{turn}/{total}: {used:?}");
             }
         }
