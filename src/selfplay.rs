@@ -127,7 +127,7 @@ impl Record {
 
     /// The position, to deduplicate by.
     pub fn board(&self) -> Board {
-        self.board_with(Shipped::shipped(self.rule))
+        self.board_with(Shipped::shipped(self.rule, self.width, self.height))
     }
 
     /// The position on a board keeping the sums of `acc`.

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Retrains every shipped weight file from the data in scripts/tune/data/ and checks each
 # against the file in src/, byte for byte: the fitted cell tables (src/cells/freestyle.rs,
-# src/cells/renju.rs) and the five networks (src/cells/net/*.bin: freestyle, standard,
-# renju, caro, caro-exact). The fits are
+# src/cells/renju.rs) and the six networks (src/cells/net/*.bin: freestyle, freestyle-20,
+# standard, renju, caro, caro-exact). The fits are
 # deterministic, so a difference means the trainers, the classifier or the classical
 # evaluation they start from changed since the shipped files were made.
 #
@@ -103,8 +103,11 @@ join
 
 # 3. Fine-tunes: caro from freestyle's results-only network on caro's decisive self-play
 #    games; renju from standard's results-only network on renju's games and self-play, its
-#    one table split into black's and white's.
+#    one table split into black's and white's; freestyle's large-board network from
+#    freestyle's own on 20x20 self-play.
 tune=(--epochs 2 --l2 1e-2 --lr 0.001 --lr-values 0.5)
+step net-freestyle-20 "$bin/train_net" --rule freestyle --init "$out/freestyle.bin" "${tune[@]}" \
+    --out "$out/freestyle-20.bin" "$d/freestyle-20-selfplay.rnsp" &
 step net-caro "$bin/train_net" --rule caro --init "$out/freestyle-0.bin" --decisive "${tune[@]}" \
     --out "$out/caro.bin" "$d/caro-15-selfplay.rnsp" &
 step net-renju "$bin/train_net" --rule renju --init "$out/caro-exact.bin" --split-colours \
@@ -113,7 +116,7 @@ step net-renju "$bin/train_net" --rule renju --init "$out/caro-exact.bin" --spli
 join
 
 status=0
-for f in freestyle standard renju caro caro-exact; do
+for f in freestyle freestyle-20 standard renju caro caro-exact; do
     if cmp -s "$out/$f.bin" "src/cells/net/$f.bin"; then
         echo "src/cells/net/$f.bin: the same"
     else

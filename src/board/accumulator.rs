@@ -261,8 +261,8 @@ pub type Shipped = Network;
 pub type Shipped = super::LineNetwork;
 
 impl Network {
-    /// The sums of the network the engine plays `rule` with.
-    pub fn shipped(rule: Rule) -> Network {
-        Network::new(net::network(rule))
+    /// The sums of the network the engine plays `rule` with on a `width`×`height` board.
+    pub fn shipped(rule: Rule, width: usize, height: usize) -> Network {
+        Network::new(net::network_for(rule, width, height))
     }
 }

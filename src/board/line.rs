@@ -36,8 +36,8 @@ impl LineNetwork {
     }
 
     /// The rule's shipped network, with its line-shape network where it has one.
-    pub fn shipped(rule: Rule) -> LineNetwork {
-        LineNetwork::new(Network::shipped(rule), line::network(rule))
+    pub fn shipped(rule: Rule, width: usize, height: usize) -> LineNetwork {
+        LineNetwork::new(Network::shipped(rule, width, height), line::network(rule))
     }
 
     #[inline]

@@ -141,7 +141,7 @@ impl Board {
     /// An empty `width`×`height` board, black to move, with the sums of the evaluation the
     /// engine plays `rule` with.
     pub fn new(width: usize, height: usize, rule: Rule) -> Board {
-        Board::with_accumulator(width, height, rule, Shipped::shipped(rule))
+        Board::with_accumulator(width, height, rule, Shipped::shipped(rule, width, height))
     }
 
     /// Builds a board from a diagram (`x` black, `o` white, `.` or `-` empty, one row per
@@ -149,7 +149,8 @@ impl Board {
     /// black when equal, else white. Stones go down black/white alternately where possible,
     /// so the history is a plausible game.
     pub fn from_diagram(text: &str, rule: Rule) -> Board {
-        Board::from_diagram_with(text, rule, Shipped::shipped(rule))
+        let d = diagram::Diagram::parse(text).unwrap_or_else(|e| panic!("diagram: {e}"));
+        Board::from_diagram_with(text, rule, Shipped::shipped(rule, d.width, d.height))
     }
 }
 

@@ -173,7 +173,7 @@ impl Sums {
     }
 }
 
-/// The trained network the engine plays `rule` with (see `scripts/tune/README.md` for the
+/// The trained network the engine plays `rule` with on 15×15 (see `scripts/tune/README.md` for the
 /// data and the commands that make `net/*.bin`). Renju's is standard's fine-tuned on renju
 /// games, one table for both colours: the networks fitted from the classical start with a
 /// table per colour did not beat the classical evaluation.
@@ -184,8 +184,22 @@ impl Sums {
 /// exact caro). The caro classifier reads their cells, so a five blocked at both ends reads
 /// as dead.
 pub fn network(rule: Rule) -> Arc<NetWeights> {
-    static NETS: [OnceLock<Arc<NetWeights>>; 5] = [const { OnceLock::new() }; 5];
+    network_for(rule, 15, 15)
+}
+
+/// Freestyle boards with at least this many cells a side play the large-board network (and
+/// the search's large-board values, `crate::search::Params::for_board`).
+pub const LARGE_SIDE: usize = 18;
+
+/// The network the engine plays `rule` with on a `width`×`height` board: [`network`], except
+/// freestyle on boards of [`LARGE_SIDE`] or more a side, which plays freestyle's network
+/// fine-tuned on 20×20 self-play (`net/freestyle-20.bin`): the 15×15 network had seen no
+/// game of a larger board, whose openings and edges play otherwise.
+pub fn network_for(rule: Rule, width: usize, height: usize) -> Arc<NetWeights> {
+    static NETS: [OnceLock<Arc<NetWeights>>; 6] = [const { OnceLock::new() }; 6];
+    let large = width.min(height) >= LARGE_SIDE;
     let (slot, bytes, name): (usize, &[u8], &str) = match rule {
+        Rule::Freestyle if large => (5, include_bytes!("net/freestyle-20.bin"), "freestyle-20"),
         Rule::Freestyle => (0, include_bytes!("net/freestyle.bin"), "freestyle"),
         Rule::Standard => (1, include_bytes!("net/standard.bin"), "standard"),
         Rule::Renju => (2, include_bytes!("net/renju.bin"), "renju"),

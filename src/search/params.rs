@@ -187,8 +187,9 @@ pub struct Params {
     pub hindsight: i32,
 }
 
-/// The shortest side from which a board counts as large in [`Params::for_board`].
-pub const LARGE_SIDE: usize = 18;
+/// The shortest side from which a board counts as large in [`Params::for_board`]: where
+/// freestyle plays its large-board network too.
+pub use crate::cells::net::LARGE_SIDE;
 
 /// A tunable value: its name, and where it sits in [`Params`].
 type Field = (&'static str, fn(&mut Params) -> &mut i32);

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::board::{Classical, Pos};
-use crate::cells::net::network;
+use crate::cells::net::{network, network_for};
 use crate::eval::evaluate;
 use std::sync::Arc;
 
@@ -168,7 +168,11 @@ fn the_shipped_networks_fit_their_rules() {
             Rule::Caro => assert_ne!(*net, *network(Rule::Freestyle)),
             _ => {}
         }
-        for (w, h) in [(15, 15), (20, 20), (9, 12)] {
+        for (w, h) in [(15, 15), (20, 20), (9, 12), (17, 32), (18, 18)] {
+            // freestyle of 18 or more a side plays its network fine-tuned on 20×20
+            let large = rule == Rule::Freestyle && w.min(h) >= 18;
+            let net = network_for(rule, w, h);
+            assert_eq!(*net != *network(rule), large, "{rule:?} {w}x{h}");
             let mut shipped = Board::new(w, h, rule);
             let mut learned = Board::with_accumulator(w, h, rule, Network::new(net.clone()));
             let mut classical = Board::with_accumulator(w, h, rule, Classical::new(rule));
@@ -199,9 +203,9 @@ fn the_line_network_follows_make_and_undo() {
     let line = crate::cells::line::network(Rule::Freestyle).expect("freestyle has one");
     for (w, h) in [(5, 5), (15, 15), (32, 32), (7, 20)] {
         let rule = Rule::Freestyle;
-        let mut b = Board::with_accumulator(w, h, rule, LineNetwork::shipped(rule));
+        let mut b = Board::with_accumulator(w, h, rule, LineNetwork::shipped(rule, w, h));
         assert!(b.accumulator().line().is_some());
-        let mut plain = Board::with_accumulator(w, h, rule, Network::shipped(rule));
+        let mut plain = Board::with_accumulator(w, h, rule, Network::shipped(rule, w, h));
         let empty = *b.accumulator().line().unwrap().pools();
         let (mut distinct, mut differ) = (std::collections::HashSet::new(), 0);
         for _ in 0..300 {
