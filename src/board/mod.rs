@@ -150,7 +150,8 @@ impl Board {
     /// so the history is a plausible game.
     pub fn from_diagram(text: &str, rule: Rule) -> Board {
         let d = diagram::Diagram::parse(text).unwrap_or_else(|e| panic!("diagram: {e}"));
-        Board::from_diagram_with(text, rule, Shipped::shipped(rule, d.width, d.height))
+        let acc = Shipped::shipped(rule, d.width, d.height);
+        Board::from_parsed_diagram(&d, rule, acc)
     }
 }
 
@@ -750,6 +751,12 @@ impl<A: Accumulator> Board<A> {
     /// diagrams are fixtures (see [`diagram::Diagram`]).
     pub fn from_diagram_with(text: &str, rule: Rule, acc: A) -> Board<A> {
         let d = diagram::Diagram::parse(text).unwrap_or_else(|e| panic!("diagram: {e}"));
+        Board::from_parsed_diagram(&d, rule, acc)
+    }
+
+    /// The board of a parsed diagram (the shipped sums depend on its size, so
+    /// [`Board::from_diagram`] reads the diagram before it picks them).
+    fn from_parsed_diagram(d: &diagram::Diagram, rule: Rule, acc: A) -> Board<A> {
         let mut b = Board::with_accumulator(d.width, d.height, rule, acc);
         for (p, c) in d.in_order() {
             b.put(p, c);
