@@ -47,6 +47,13 @@ struct LateMoves {
     plies: i32,
     /// Near the leaves and far below alpha: every late quiet move is skipped.
     futile: bool,
+    /// A late quiet move whose reduced depth is this many plies or less is skipped when the
+    /// static value plus [`LateMoves::margin`] per ply of it (plus one) is at most alpha;
+    /// negative: never ([`Params::fut_lmr_plies`]).
+    fut_plies: i32,
+    /// Alpha less the static value: what a move's futility margin must reach.
+    gap: Score,
+    margin: Score,
 }
 
 impl LateMoves {
@@ -58,6 +65,18 @@ impl LateMoves {
                 && !n.threatened
                 && n.depth <= FUTILITY_MAX_DEPTH
                 && n.static_eval + w.params.futility_margin * n.depth / ONE_PLY <= alpha,
+            fut_plies: if n.kind.is_pv()
+                || n.threatened
+                || w.params.fut_lmr_plies == 0
+                || is_mate_score(alpha)
+                || is_mate_score(n.static_eval)
+            {
+                -1
+            } else {
+                w.params.fut_lmr_plies
+            },
+            gap: alpha - n.static_eval,
+            margin: w.params.futility_margin,
         }
     }
 
@@ -89,8 +108,27 @@ impl LateMoves {
         // [-27, -1].)
         let late =
             self.plies <= LATE_QUIET_MAX_PLIES && i >= (3 + self.plies * self.plies) as usize;
-        quiet && !n.kind.is_pv() && (late || self.futile)
+        if quiet && !n.kind.is_pv() && (late || self.futile) {
+            return true;
+        }
+        // Futility by the move's own reduced depth, as the search would reduce it (less its
+        // history's share): a ply of reduction lowers the margin a ply's worth.
+        if quiet && self.fut_plies >= 0 && self.gap > 0 {
+            let d = ((n.depth / ONE_PLY) as usize).min(63);
+            let hist = w.history[mv.index()][me.index()];
+            let r = w.reductions[d][i.min(63)] - hist / w.params.lmr_history_div * ONE_PLY;
+            return futile_when_reduced(n.depth, r, self.fut_plies, self.margin, self.gap);
+        }
+        false
     }
+}
+
+/// Whether a quiet move at a node of `depth`, reduced by `r`, is futile: its reduced depth
+/// is at most `cap` plies and the margin for that depth (plus a ply) does not cover `gap`,
+/// alpha less the static value. A negative reduction counts as none.
+fn futile_when_reduced(depth: Depth, r: Depth, cap: i32, margin: Score, gap: Score) -> bool {
+    let plies = ((depth - ONE_PLY - r.max(0)) / ONE_PLY).max(0);
+    plies <= cap && margin * (plies + 1) <= gap
 }
 
 impl<E: Evaluator> Worker<'_, E> {
@@ -665,5 +703,26 @@ impl<E: Evaluator> Worker<'_, E> {
                 super::cont::update(self.cont, prev, q, -bonus);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_is_futile_by_the_depth_its_reduction_leaves() {
+        let p = |plies: i32| plies * ONE_PLY;
+        // 8 plies less 1 less a 5-ply reduction: 2 plies left, a margin of 3 x 150
+        assert!(futile_when_reduced(p(8), p(5), 3, 150, 450));
+        assert!(!futile_when_reduced(p(8), p(5), 3, 150, 449));
+        // reduced less, past the cap: searched however far below alpha
+        assert!(!futile_when_reduced(p(8), p(2), 3, 150, 10_000));
+        assert!(futile_when_reduced(p(8), p(2), 5, 150, 10_000));
+        // a negative reduction (a good history) is none
+        assert!(!futile_when_reduced(p(5), -p(3), 3, 150, 10_000));
+        assert!(futile_when_reduced(p(4), -p(3), 3, 150, 600));
+        // near the leaves the margin is one ply's
+        assert!(futile_when_reduced(p(1), 0, 3, 150, 150));
     }
 }

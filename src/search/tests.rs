@@ -339,6 +339,16 @@ fn a_tuners_params_reach_the_search() {
     let (nodes, seen) = run(Some(wide));
     assert_eq!(seen, eval::evaluate(&b));
     assert_ne!(nodes, run(None).0, "smaller reductions, another tree");
+    // futility by the reduced depth prunes late moves the node-wide test keeps: another tree
+    let mut futile = shipped;
+    assert!(futile.set("fut_lmr_plies", 3));
+    let deeper = |params: Option<Params>| {
+        let mut s = Searcher::new(1 << 20);
+        s.set_params(params);
+        s.think(&b, &to_depth(10), &SearchControl::default(), &mut |_| {})
+            .nodes
+    };
+    assert_ne!(deeper(Some(futile)), deeper(None));
 }
 
 /// The move loop picks the first moves one at a time and sorts the rest: both must give
