@@ -323,14 +323,15 @@ fn quiet_position() -> Board {
 #[test]
 fn a_tuners_params_reach_the_search() {
     let b = quiet_position();
-    let limits = to_depth(6);
-    let run = |params: Option<Params>| {
+    let run_to = |params: Option<Params>, depth: i32| {
+        let limits = to_depth(depth);
         let mut s = Searcher::new(1 << 20);
         s.set_params(params);
         let r = s.think(&b, &limits, &SearchControl::default(), &mut |_| {});
         let seen = s.with_worker(&b, &limits, &SearchControl::default(), |w| w.static_value());
         (r.nodes, seen)
     };
+    let run = |params: Option<Params>| run_to(params, 6);
     let shipped = Params::for_rule(Rule::Freestyle);
     assert_eq!(run(None), run(Some(shipped)));
     let mut wide = shipped;
@@ -342,13 +343,7 @@ fn a_tuners_params_reach_the_search() {
     // futility by the reduced depth prunes late moves the node-wide test keeps: another tree
     let mut futile = shipped;
     assert!(futile.set("fut_lmr_plies", 3));
-    let deeper = |params: Option<Params>| {
-        let mut s = Searcher::new(1 << 20);
-        s.set_params(params);
-        s.think(&b, &to_depth(10), &SearchControl::default(), &mut |_| {})
-            .nodes
-    };
-    assert_ne!(deeper(Some(futile)), deeper(None));
+    assert_ne!(run_to(Some(futile), 10).0, run_to(None, 10).0);
 }
 
 /// The move loop picks the first moves one at a time and sorts the rest: both must give
