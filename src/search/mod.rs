@@ -12,6 +12,7 @@ mod params;
 mod quiesce;
 mod root;
 mod searcher;
+mod singular;
 pub mod stats;
 pub mod time;
 pub mod tt;
@@ -366,6 +367,8 @@ struct Worker<'a, E: Evaluator = Classical> {
     /// The reduction of the late-move search now under way below each ply, 0 for any
     /// other search ([`Params::hindsight`]).
     prior_r: [Depth; MAX_PLY + 2],
+    /// The move a singular test leaves out of its search of the node at each ply.
+    singular: [Option<Pos>; MAX_PLY + 2],
     /// The position database, where it holds positions near this search's root.
     book: Option<book::BookView>,
 }
@@ -429,6 +432,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 Vec::new()
             },
             prior_r: [0; MAX_PLY + 2],
+            singular: [None; MAX_PLY + 2],
             book: shared.book.and_then(|l| book::BookView::new(l, board)),
         }
     }

@@ -18,25 +18,27 @@ use crate::pattern::Threat;
 
 /// What a node knows once its static checks are done: the input to pruning and the loop.
 #[derive(Clone, Copy)]
-struct Node {
-    depth: Depth,
-    ply: usize,
-    kind: NodeKind,
+pub(super) struct Node {
+    pub(super) depth: Depth,
+    pub(super) ply: usize,
+    pub(super) kind: NodeKind,
     /// The one cell that blocks the opponent's five.
     forced: Option<Pos>,
     /// Facing an open-four threat: only its answers are searched.
     defend_only: bool,
     /// Forced or defending: no pruning on the static value.
-    threatened: bool,
+    pub(super) threatened: bool,
     /// Few cells left ([`EXACT_MAX_EMPTY`]): every move at full depth.
-    exact: bool,
+    pub(super) exact: bool,
     improving: bool,
     /// The evaluation as the table keeps it, before corrections.
     raw_eval: Score,
-    static_eval: Score,
-    tt_move: Option<Pos>,
+    pub(super) static_eval: Score,
+    pub(super) tt_move: Option<Pos>,
     /// On a principal variation now or in an earlier search (`Worker::tt_pv`).
-    tt_pv: bool,
+    pub(super) tt_pv: bool,
+    /// What the singular test adds to the table's move's depth (negative: takes off).
+    tt_ext: Depth,
 }
 
 /// The late-move pruning of a node's move loop, worked out once before it.
@@ -169,14 +171,17 @@ impl<E: Evaluator> Worker<'_, E> {
             return alpha;
         }
 
-        // Step 4. Transposition table.
+        // Step 4. Transposition table. A singular test searches the node without its
+        // table's move: the entry's bound is not for that search, and nothing it finds is
+        // stored.
         let key = self.board.hash();
+        let excluding = self.singular[ply].is_some();
         let hit = match self.probe_table(key, depth, alpha, beta, ply, kind) {
             Ok(hit) => hit,
             Err(score) => return score,
         };
         // Step 4b. The position database, near the root.
-        if self.book.is_some() {
+        if self.book.is_some() && !excluding {
             if let Some(score) = self.probe_book(depth, alpha, beta, ply, kind.is_pv()) {
                 return score;
             }
@@ -190,11 +195,25 @@ impl<E: Evaluator> Worker<'_, E> {
         if depth <= 0 && forced.is_none() {
             return self.quiesce(depth, alpha, beta, ply);
         }
-        let node = self.node(depth, ply, kind, forced, hit);
+        let mut node = self.node(depth, ply, kind, forced, hit);
+        if excluding {
+            let (best, _) = match self.search_moves(&node, alpha, beta) {
+                Ok(found) => found,
+                Err(score) => return score,
+            };
+            return best;
+        }
 
         // Step 6. Pruning on the static value.
         if let Some(score) = self.prune_before_moves(&node, alpha, beta) {
             return score;
+        }
+        // Step 6d. The singular test of the table's move.
+        if let Some(h) = hit {
+            match self.singular_test(&node, &h, beta) {
+                Ok(ext) => node.tt_ext = ext,
+                Err(score) => return score,
+            }
         }
 
         // Steps 7 and 8. The moves.
@@ -220,10 +239,14 @@ impl<E: Evaluator> Worker<'_, E> {
         kind: NodeKind,
     ) -> Result<Option<Hit>, Score> {
         let hit = self.tt.probe(key, ply);
-        self.tt_pv[ply] = kind.is_pv() || hit.is_some_and(|h| h.pv);
+        // in a singular test the node keeps its own mark, and the bound is not for it
+        let excluding = self.singular[ply].is_some();
+        if !excluding {
+            self.tt_pv[ply] = kind.is_pv() || hit.is_some_and(|h| h.pv);
+        }
         self.tt_pv[ply + 1] = false;
         if let Some(h) = hit {
-            if !kind.is_pv() && h.depth >= depth {
+            if !kind.is_pv() && !excluding && h.depth >= depth {
                 let cut = match h.bound {
                     Bound::Exact => true,
                     Bound::Lower => h.score >= beta,
@@ -266,7 +289,9 @@ impl<E: Evaluator> Worker<'_, E> {
         let static_eval = self.corrected(raw_eval);
         let threatened = forced.is_some() || defend_only;
         self.evals[ply] = if threatened { NO_EVAL } else { static_eval };
-        self.reward_by_eval(ply);
+        if self.singular[ply].is_none() {
+            self.reward_by_eval(ply);
+        }
         let improving = ply >= 2
             && self.evals[ply] != NO_EVAL
             && (self.evals[ply - 2] == NO_EVAL || self.evals[ply] > self.evals[ply - 2]);
@@ -299,6 +324,7 @@ impl<E: Evaluator> Worker<'_, E> {
             static_eval,
             tt_move,
             tt_pv: self.tt_pv[ply],
+            tt_ext: 0,
         }
     }
 
@@ -494,6 +520,7 @@ impl<E: Evaluator> Worker<'_, E> {
         match n.tt_move {
             Some(tt)
                 if !n.defend_only
+                    && self.singular[n.ply] != Some(tt)
                     && (n.ply != 0 || !self.excluded.contains(&tt))
                     && self.board.is_legal(tt)
                     && self.in_focus(tt, focus) =>
@@ -547,7 +574,7 @@ impl<E: Evaluator> Worker<'_, E> {
         // Singular extensions of the TT move with multi-cut, session 20, commit d0d593e: no
         // gain at 40,000 nodes a move, turned off +5.9 [-6.9, +18.7] (renju +12.5, the
         // extension alone +11.2, each +/- 13); a quarter-ply TT-move extension at PV nodes
-        // -67 [-81, -54].)
+        // -67 [-81, -54]. Singular extensions are now `Params::se_depth`, off.)
         let extension = i32::from(
             picker.all_generated()
                 && (moves.len() == 1
@@ -562,7 +589,11 @@ impl<E: Evaluator> Worker<'_, E> {
         let mut tried = [Pos::NONE; MAX_MALUS_MOVES];
         let mut tried_n = 0;
         let late = LateMoves::new(self, n, alpha);
+        let excluded = self.singular[ply];
         while let Some((i, mv)) = picker.next(self, moves) {
+            if Some(mv) == excluded {
+                continue;
+            }
             let quiet = self.is_quiet(mv) && Some(mv) != n.tt_move;
             if i > 0
                 && !n.threatened
@@ -572,7 +603,9 @@ impl<E: Evaluator> Worker<'_, E> {
             {
                 continue;
             }
-            let new_depth = depth - ONE_PLY + extension * ONE_PLY;
+            // the singular test's extension does not stack on a single reply's
+            let tt_ext = if Some(mv) == n.tt_move { n.tt_ext } else { 0 };
+            let new_depth = depth - ONE_PLY + (extension * ONE_PLY + tt_ext).min(ONE_PLY);
             let score = self.search_move(n, mv, i, new_depth, alpha, beta);
             if self.aborted {
                 return Err(0);
@@ -607,8 +640,13 @@ impl<E: Evaluator> Worker<'_, E> {
             }
         }
         if best == -INFINITE {
-            // every move was pruned: the static value stands
-            best = n.static_eval.min(beta);
+            // every move was pruned: the static value stands; in a singular test, the
+            // table's move was the only one: nothing else reaches alpha
+            best = if excluded.is_some() {
+                alpha
+            } else {
+                n.static_eval.min(beta)
+            };
         }
         Ok((best, best_move))
     }

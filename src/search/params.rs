@@ -193,6 +193,17 @@ pub struct Params {
     /// Freestyle 3 against 0 (issue 70, level openings): +2 [-10, +15] at 40,000 nodes a move
     /// (1,339 pairs) and -17 [-41, +6] at 160,000 (280 pairs), so 0 in every rule.
     pub fut_lmr_plies: i32,
+    /// Singular extensions (Stockfish's, `Worker::singular_test`): from this depth in
+    /// plies, a node searches itself without the table's move at half depth, against the
+    /// table's score less `se_margin` a ply; when nothing else gets there the move is a ply
+    /// deeper, when something else beats beta the node fails high (multi-cut), and a move
+    /// not singular whose bound is at beta gets a ply less. 0: off. Session 20 (commit
+    /// d0d593e, from 7 plies, margin 3 a ply, with double extensions): no gain at 40,000
+    /// nodes a move, off +6 [-7, +19] (622 pairs). Issue 70, this form from 6 plies against
+    /// off, freestyle 15×15 at 160,000 nodes a move: +28 [+14, +43] (701 pairs, two seeds);
+    /// not yet measured at a time control, so off (see `scripts/tune/README.md`).
+    pub se_depth: i32,
+    pub se_margin: Score,
 }
 
 /// The shortest side from which a board counts as large in [`Params::for_board`]: where
@@ -203,7 +214,7 @@ pub use crate::cells::net::LARGE_SIDE;
 type Field = (&'static str, fn(&mut Params) -> &mut i32);
 
 /// Every tunable value, by name.
-const FIELDS: [Field; 31] = [
+const FIELDS: [Field; 33] = [
     ("rfp_margin", |p| &mut p.rfp_margin),
     ("razor_margin", |p| &mut p.razor_margin),
     ("futility_margin", |p| &mut p.futility_margin),
@@ -235,6 +246,8 @@ const FIELDS: [Field; 31] = [
     ("asp_fh", |p| &mut p.asp_fh),
     ("hindsight", |p| &mut p.hindsight),
     ("fut_lmr_plies", |p| &mut p.fut_lmr_plies),
+    ("se_depth", |p| &mut p.se_depth),
+    ("se_margin", |p| &mut p.se_margin),
 ];
 
 impl Params {
@@ -284,6 +297,8 @@ impl Params {
             asp_fh: 0,
             hindsight: 0,
             fut_lmr_plies: 0,
+            se_depth: 0,
+            se_margin: 3,
         }
     }
 

@@ -346,6 +346,56 @@ fn a_tuners_params_reach_the_search() {
     assert_ne!(run_to(Some(futile), 10).0, run_to(None, 10).0);
 }
 
+/// Singular extensions, when on (`Params::se_depth`), reach the search (another tree)
+/// and keep its answers: the same block of an open three, the same forced win.
+#[test]
+fn singular_extensions_change_the_tree_not_the_tactics() {
+    let mut se = Params::for_rule(Rule::Freestyle);
+    assert!(se.set("se_depth", 2));
+    let think = |b: &Board, params: Option<Params>, depth: i32| {
+        let mut s = Searcher::new(1 << 20);
+        s.set_params(params);
+        s.think(b, &to_depth(depth), &SearchControl::default(), &mut |_| {})
+    };
+    let quiet = quiet_position();
+    let (on, off) = (think(&quiet, Some(se), 10), think(&quiet, None, 10));
+    assert_ne!(on.nodes, off.nodes, "the test fires: another tree");
+    assert!(quiet.is_legal(on.best.unwrap()));
+    let three = Board::from_diagram(
+        "
+        . . . . . . . . . .
+        . . . . . . . . . .
+        . . . . . . . . . .
+        . . . x x x . . . .
+        . . . . o . . . . .
+        . . . . . . . . . .
+        . . . . . . . . . .",
+        Rule::Freestyle,
+    );
+    let m = think(&three, Some(se), 8).best.unwrap();
+    assert!([2, 6, 1, 7].map(|x| Pos::new(x, 3)).contains(&m), "{m:?}");
+    let vcf = Board::from_diagram(
+        "
+        . . . . . . . . . o
+        . . . . . . . . . .
+        . . . . . . . . . .
+        . . . . . . . . . .
+        . . . . . . . . . .
+        o x x x . . . . . .
+        . . . . x . . . . .
+        . . . . x . . . . .
+        . . . . . . . . . .
+        o . . . . . . o . o",
+        Rule::Freestyle,
+    );
+    let r = think(&vcf, Some(se), 8);
+    assert_eq!(
+        (r.best, r.score),
+        (Some(Pos::new(4, 5)), mate_in(5)),
+        "{r:?}"
+    );
+}
+
 /// The move loop picks the first moves one at a time and sorts the rest: both must give
 /// the same order (score first, then cell index), or the tree changes with the switch.
 #[test]
