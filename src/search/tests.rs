@@ -54,10 +54,9 @@ fn blocks_a_four() {
     assert_eq!(best(&b, 3).best, Some(Pos::new(6, 2)));
 }
 
-#[test]
-fn finds_a_vcf() {
-    // Black fours at (4,5); white must block (5,5); then column 4 is an open four.
-    let b = Board::from_diagram(
+/// Black fours at (4,5); white must block (5,5); then column 4 is an open four: a mate in 5.
+fn vcf_board() -> Board {
+    Board::from_diagram(
         "
         . . . . . . . . . o
         . . . . . . . . . .
@@ -70,7 +69,12 @@ fn finds_a_vcf() {
         . . . . . . . . . .
         o . . . . . . o . o",
         Rule::Freestyle,
-    );
+    )
+}
+
+#[test]
+fn finds_a_vcf() {
+    let b = vcf_board();
     assert_eq!(b.side(), Color::Black);
     let r = best(&b, 1);
     assert_eq!(r.best, Some(Pos::new(4, 5)), "{r:?}");
@@ -374,20 +378,7 @@ fn singular_extensions_change_the_tree_not_the_tactics() {
     );
     let m = think(&three, Some(se), 8).best.unwrap();
     assert!([2, 6, 1, 7].map(|x| Pos::new(x, 3)).contains(&m), "{m:?}");
-    let vcf = Board::from_diagram(
-        "
-        . . . . . . . . . o
-        . . . . . . . . . .
-        . . . . . . . . . .
-        . . . . . . . . . .
-        . . . . . . . . . .
-        o x x x . . . . . .
-        . . . . x . . . . .
-        . . . . x . . . . .
-        . . . . . . . . . .
-        o . . . . . . o . o",
-        Rule::Freestyle,
-    );
+    let vcf = vcf_board();
     let r = think(&vcf, Some(se), 8);
     assert_eq!(
         (r.best, r.score),
